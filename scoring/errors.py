@@ -1,0 +1,92 @@
+"""Errors in the games' own words.
+
+Every check of an option or a round entry reports *all* problems at once, each naming the exact
+field path (``captured[2][5]``, ``bids[1].taken_from.yellow``), a stable code the app translates,
+the parameters that code needs, and a plain English message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import NoReturn, TypeAlias
+
+Param: TypeAlias = "str | int | float | bool | tuple[str | int, ...] | None"
+
+
+@dataclass(frozen=True, slots=True)
+class FieldError:
+    """One invalid field: where, which rule (``code``), the rule's values, and a message."""
+
+    path: str
+    code: str
+    message: str
+    params: Mapping[str, Param] = field(default_factory=dict)
+
+
+class ScoringError(Exception):
+    """Base of every error this package raises on purpose."""
+
+
+class InvalidInput(ScoringError):
+    """Input that breaks the rules; ``errors`` lists every problem found."""
+
+    def __init__(self, errors: tuple[FieldError, ...]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{e.path or '(entry)'}: {e.message}" for e in errors))
+
+
+class InvalidOptions(InvalidInput):
+    """Match options (or the player list) that the game does not allow."""
+
+
+class InvalidEntry(InvalidInput):
+    """A round entry that cannot have happened at a real table.
+
+    ``round_number`` says which round of a match it was, when the entry was checked in a fold.
+    """
+
+    def __init__(self, errors: tuple[FieldError, ...], round_number: int | None = None) -> None:
+        super().__init__(errors)
+        self.round_number = round_number
+
+
+class MatchFinished(ScoringError):
+    """A round was entered after the match had already been decided."""
+
+    def __init__(self, rounds_played: int) -> None:
+        self.rounds_played = rounds_played
+        super().__init__(f"the match was decided after round {rounds_played}; no further round")
+
+
+class Errors:
+    """Collects the problems of one check so they can all be reported together."""
+
+    def __init__(self) -> None:
+        self._found: list[FieldError] = []
+
+    def add(self, path: str, code: str, message: str, **params: Param) -> None:
+        self._found.append(FieldError(path, code, message, params))
+
+    def __bool__(self) -> bool:
+        return bool(self._found)
+
+    def __len__(self) -> int:
+        return len(self._found)
+
+    def fail(self, kind: type[InvalidInput], path: str, code: str, message: str) -> NoReturn:
+        """Record one last problem and raise everything collected as ``kind``."""
+        self.add(path, code, message)
+        raise kind(tuple(self._found))
+
+    def raise_as(self, kind: type[InvalidInput]) -> None:
+        """Raise ``kind`` with everything collected so far, if anything was."""
+        if self._found:
+            raise kind(tuple(self._found))
+
+
+def at(path: str, key: str | int) -> str:
+    """The path of ``key`` inside the value at ``path``: ``captured`` + 2 → ``captured[2]``."""
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key

@@ -1,0 +1,183 @@
+"""The protocol every game implements, and the value types a match fold returns.
+
+A game is one module in ``scoring.games`` that defines ``GAME``, an object satisfying
+:class:`Game`. The registry (:mod:`scoring.registry`) finds it there; nothing else needs to change
+to add a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from scoring.reading import JSON
+
+Opt = TypeVar("Opt")  # a game's options, filled in and validated
+E = TypeVar("E")  # a game's round entry, validated
+R = TypeVar("R", bound="Result")  # a game's round result
+T = TypeVar("T", bound="Result")  # a game's running totals after a round
+
+
+class Result(Protocol):
+    """Anything a fold hands to the outside world renders itself as JSON."""
+
+    def as_json(self) -> dict[str, JSON]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One match option as the app shows it: name, kind, default and a one-line explanation.
+
+    ``kind`` is one of ``int``, ``bool``, ``choice``, ``seat_groups`` (lists of seats),
+    ``choices`` (a list drawn from ``choices``), ``values_by_rank`` (an object rank → number).
+    ``default`` is ``None`` when the default depends on the players; ``default_rule`` then says how.
+    ``available`` states when the option applies, e.g. ``"players == 3"``.
+    """
+
+    name: str
+    kind: str
+    description: str
+    default: JSON = None
+    default_rule: str | None = None
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    available: str | None = None
+
+    def as_json(self) -> dict[str, JSON]:
+        described: dict[str, JSON] = {
+            "name": self.name, "kind": self.kind, "description": self.description,
+            "default": self.default,
+        }
+        if self.default_rule is not None:
+            described["default_rule"] = self.default_rule
+        if self.choices:
+            described["choices"] = list(self.choices)
+        if self.minimum is not None:
+            described["minimum"] = self.minimum
+        if self.maximum is not None:
+            described["maximum"] = self.maximum
+        if self.available is not None:
+            described["available"] = self.available
+        return described
+
+
+@dataclass(frozen=True, slots=True)
+class Setup(Generic[Opt]):
+    """What a match fixes before its first round: the players in seat order and the options."""
+
+    players: tuple[str, ...]
+    options: Opt
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """Why a match was decided, for the winner screen: a code and parameters for translation."""
+
+    code: str
+    message: str
+    params: Mapping[str, JSON] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, JSON]:
+        return {"code": self.code, "message": self.message, "params": dict(self.params)}
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One side's line in the standings: a seat, or a team of seats, with its totals."""
+
+    side: int
+    seats: tuple[int, ...]
+    name: str
+    rank: int
+    totals: Mapping[str, JSON]
+    is_team: bool = False
+
+    def as_json(self) -> dict[str, JSON]:
+        line: dict[str, JSON] = (
+            {"team": self.side, "seats": list(self.seats)} if self.is_team else {"seat": self.side}
+        )
+        line.update(name=self.name, rank=self.rank)
+        line.update(self.totals)
+        return line
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Standings sorted by rank; once finished, the winners (seats or teams) and the reason."""
+
+    standings: tuple[Standing, ...]
+    finished: bool
+    winners: tuple[int, ...] = ()
+    reason: Reason | None = None
+
+
+class Game(Protocol[Opt, E, R, T]):
+    """What a game module provides. Sides are seats, or teams where a game has them.
+
+    The fold (:func:`scoring.match.fold_match`) drives these in order: options once, then for each
+    round ``read_entry`` → ``score_round`` → ``add_round``, asking ``is_over`` in between, and
+    ``judge`` at the end.
+    """
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+
+    def describe(self) -> dict[str, JSON]:
+        """Everything a client needs to offer this game: options, card ids, seal ids, decks."""
+        ...
+
+    def read_options(self, raw: Mapping[str, JSON], players: int) -> Opt:
+        """Validated options with defaults filled in; raises ``InvalidOptions``."""
+        ...
+
+    def options_json(self, options: Opt) -> dict[str, JSON]:
+        """Every option, defaults filled in, as the API returns them."""
+        ...
+
+    def read_entry(self, raw: JSON, setup: Setup[Opt], earlier: Sequence[E]) -> E:
+        """A validated round entry; raises ``InvalidEntry`` naming every bad field."""
+        ...
+
+    def score_round(self, entry: E, setup: Setup[Opt]) -> R:
+        ...
+
+    def first_totals(self, setup: Setup[Opt]) -> T:
+        """The totals before any round."""
+        ...
+
+    def add_round(self, totals: T, result: R, setup: Setup[Opt]) -> T:
+        """The totals after one more round.
+
+        May raise ``InvalidEntry`` when the entry lacks something only the match so far shows to
+        be needed (Sea Change: ``tricks`` to break a game-end tie by cards collected).
+        """
+        ...
+
+    def is_over(self, totals: T, rounds: Sequence[R], setup: Setup[Opt]) -> bool:
+        """Whether the match is decided after ``rounds`` (all results so far)."""
+        ...
+
+    def judge(self, totals: T, rounds: Sequence[R], setup: Setup[Opt]) -> Verdict:
+        """Standings with shared ranks; winners and reason once the match is over."""
+        ...
+
+    def score_share(self, totals: T, setup: Setup[Opt]) -> tuple[float, ...]:
+        """Per seat, the seat's game result relative to its table, higher is better.
+
+        Tournaments use it as a tiebreak: VP share, or penalty points against the table average.
+        """
+        ...
+
+    def guide(self, raw: JSON, setup: Setup[Opt], earlier: Sequence[E]) -> dict[str, JSON]:
+        """Help for a partly entered round, e.g. cards still unassigned, seals left in the middle.
+
+        Never raises for an incomplete entry: it says what it can and lists the problems so far.
+        """
+        ...
+
+
+AnyGame = Game[Any, Any, Any, Any]

@@ -1,0 +1,111 @@
+"""Folding a match: a pure function of (game, players, options, round entries).
+
+A correction of round k is a new list of entries folded again; the fold is cheap enough to run
+after every write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.errors import Errors, InvalidEntry, InvalidOptions, MatchFinished
+from scoring.game import AnyGame, Setup, Verdict
+from scoring.reading import JSON
+
+MAX_NAME_LENGTH = 40
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedRound:
+    """One round as folded: its number (from 1), the entry as given, its result and the totals."""
+
+    number: int
+    entry: JSON
+    result: Any
+    totals: Any
+
+    def as_json(self) -> dict[str, JSON]:
+        return {
+            "number": self.number, "entry": self.entry, "result": self.result.as_json(),
+            "totals": self.totals.as_json(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class FoldedMatch:
+    setup: Setup[Any]
+    rounds: tuple[PlayedRound, ...]
+    verdict: Verdict
+
+    @property
+    def finished(self) -> bool:
+        return self.verdict.finished
+
+    @property
+    def next_dealer(self) -> int:
+        """Seat of the next round's dealer: seat 0 sits left of the first dealer."""
+        players = len(self.setup.players)
+        return (players - 1 + len(self.rounds)) % players
+
+
+def read_players(game: AnyGame, raw: JSON) -> tuple[str, ...]:
+    """The player names in seat order, checked against the game's player range."""
+    errors = Errors()
+    if not isinstance(raw, list):
+        errors.fail(InvalidOptions, "players", "not_a_list", "must be a list of names")
+    if not game.min_players <= len(raw) <= game.max_players:
+        errors.add(
+            "players", "player_count",
+            f"{game.name} is played by {game.min_players} to {game.max_players} players, "
+            f"not {len(raw)}",
+            minimum=game.min_players, maximum=game.max_players, actual=len(raw),
+        )
+    names: list[str] = []
+    for seat, name in enumerate(raw):
+        path = f"players[{seat}]"
+        if not isinstance(name, str) or not name.strip():
+            errors.add(path, "blank_name", "each player needs a name")
+        elif len(name.strip()) > MAX_NAME_LENGTH:
+            errors.add(path, "name_too_long", f"at most {MAX_NAME_LENGTH} characters",
+                       maximum=MAX_NAME_LENGTH)
+        else:
+            names.append(name.strip())
+    errors.raise_as(InvalidOptions)
+    return tuple(names)
+
+
+def set_up(game: AnyGame, players: JSON, options: JSON) -> Setup[Any]:
+    """Check a new match's players and options; raises ``InvalidOptions`` listing every problem."""
+    names = read_players(game, players)
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        Errors().fail(InvalidOptions, "options", "not_an_object", "must be a JSON object")
+    return Setup(names, game.read_options(options, len(names)))
+
+
+def fold_match(game: AnyGame, setup: Setup[Any], entries: Sequence[JSON]) -> FoldedMatch:
+    """Validate and score every entry in order, then judge the match.
+
+    Raises ``InvalidEntry`` for the first invalid round (its errors carry the round's own paths;
+    ``round_index`` tells which) and ``MatchFinished`` for a round after the match was decided.
+    """
+    rounds: list[PlayedRound] = []
+    parsed: list[Any] = []
+    results: list[Any] = []
+    totals = game.first_totals(setup)
+    for index, raw in enumerate(entries):
+        if results and game.is_over(totals, results, setup):
+            raise MatchFinished(len(results))
+        try:
+            entry = game.read_entry(raw, setup, parsed)
+            result = game.score_round(entry, setup)
+            totals = game.add_round(totals, result, setup)
+        except InvalidEntry as invalid:
+            raise InvalidEntry(invalid.errors, round_number=index + 1) from None
+        parsed.append(entry)
+        results.append(result)
+        rounds.append(PlayedRound(index + 1, raw, result, totals))
+    return FoldedMatch(setup, tuple(rounds), game.judge(totals, results, setup))

@@ -1,0 +1,27 @@
+"""Every game Tafelrunde knows: each module in :mod:`scoring.games` that defines ``GAME``."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Mapping
+from functools import cache
+
+from scoring import games
+from scoring.game import AnyGame
+
+
+@cache
+def all_games() -> Mapping[str, AnyGame]:
+    """The games by id, in the order of their module names."""
+    found: dict[str, AnyGame] = {}
+    for module_info in sorted(pkgutil.iter_modules(games.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{games.__name__}.{module_info.name}")
+        game: AnyGame | None = getattr(module, "GAME", None)
+        if game is not None:
+            found[game.id] = game
+    return found
+
+
+def game_by_id(game_id: str) -> AnyGame | None:
+    return all_games().get(game_id)
