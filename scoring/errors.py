@@ -79,6 +79,10 @@ class Errors:
         self.add(path, code, message)
         raise kind(tuple(self._found))
 
+    def raise_all(self, kind: type[InvalidInput]) -> NoReturn:
+        """Raise everything collected as ``kind``; for callers that know something was found."""
+        raise kind(tuple(self._found))
+
     def raise_as(self, kind: type[InvalidInput]) -> None:
         """Raise ``kind`` with everything collected so far, if anything was."""
         if self._found:

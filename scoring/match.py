@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.errors import Errors, InvalidEntry, InvalidOptions, MatchFinished
+from scoring.errors import Errors, InvalidEntry, InvalidOptions, MatchFinished, at
 from scoring.game import AnyGame, Setup, Verdict
 from scoring.reading import JSON
 
@@ -50,11 +50,11 @@ class FoldedMatch:
         return (players - 1 + len(self.rounds)) % players
 
 
-def read_players(game: AnyGame, raw: JSON) -> tuple[str, ...]:
+def read_players(game: AnyGame, raw: JSON, errors: Errors) -> tuple[str, ...]:
     """The player names in seat order, checked against the game's player range."""
-    errors = Errors()
     if not isinstance(raw, list):
-        errors.fail(InvalidOptions, "players", "not_a_list", "must be a list of names")
+        errors.add("players", "not_a_list", "must be a list of names")
+        return ()
     if not game.min_players <= len(raw) <= game.max_players:
         errors.add(
             "players", "player_count",
@@ -72,18 +72,28 @@ def read_players(game: AnyGame, raw: JSON) -> tuple[str, ...]:
                        maximum=MAX_NAME_LENGTH)
         else:
             names.append(name.strip())
-    errors.raise_as(InvalidOptions)
     return tuple(names)
 
 
 def set_up(game: AnyGame, players: JSON, options: JSON) -> Setup[Any]:
-    """Check a new match's players and options; raises ``InvalidOptions`` listing every problem."""
-    names = read_players(game, players)
+    """Check a new match's players and options; raises ``InvalidOptions`` listing every problem.
+
+    Paths are those of the request body: ``players[2]``, ``options.target_vp``.
+    """
+    errors = Errors()
+    names = read_players(game, players, errors)
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        Errors().fail(InvalidOptions, "options", "not_an_object", "must be a JSON object")
-    return Setup(names, game.read_options(options, len(names)))
+        errors.add("options", "not_an_object", "must be a JSON object")
+    elif not errors:
+        try:
+            return Setup(names, game.read_options(options, len(names)))
+        except InvalidOptions as invalid:
+            for problem in invalid.errors:
+                errors.add(at("options", problem.path) if problem.path else "options",
+                           problem.code, problem.message, **problem.params)
+    errors.raise_all(InvalidOptions)
 
 
 def fold_match(game: AnyGame, setup: Setup[Any], entries: Sequence[JSON]) -> FoldedMatch:
