@@ -68,6 +68,10 @@ class Errors:
     def add(self, path: str, code: str, message: str, **params: Param) -> None:
         self._found.append(FieldError(path, code, message, params))
 
+    @property
+    def found(self) -> tuple[FieldError, ...]:
+        return tuple(self._found)
+
     def __bool__(self) -> bool:
         return bool(self._found)
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 
 class _Comparable(Protocol):
-    def __lt__(self, other: object, /) -> bool: ...
+    def __lt__(self, other: Any, /) -> bool: ...
 
 
 K = TypeVar("K", bound=_Comparable)
