@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import NoReturn, TypeAlias
+from typing import TYPE_CHECKING, NoReturn, TypeAlias
+
+if TYPE_CHECKING:
+    from scoring.reading import JSON
 
 Param: TypeAlias = "str | int | float | bool | tuple[str | int, ...] | None"
 
@@ -22,6 +25,13 @@ class FieldError:
     code: str
     message: str
     params: Mapping[str, Param] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, JSON]:
+        params: dict[str, JSON] = {
+            key: list(value) if isinstance(value, tuple) else value
+            for key, value in self.params.items()
+        }
+        return {"path": self.path, "code": self.code, "message": self.message, "params": params}
 
 
 class ScoringError(Exception):
@@ -59,38 +69,33 @@ class MatchFinished(ScoringError):
         super().__init__(f"the match was decided after round {rounds_played}; no further round")
 
 
-class Errors:
-    """Collects the problems of one check so they can all be reported together."""
+class Errors(list[FieldError]):
+    """Collects the problems of one check so they can all be reported together.
 
-    def __init__(self) -> None:
-        self._found: list[FieldError] = []
+    A list underneath, because the games ask ``len(errors)`` many times per entry (to tell whether
+    a part of it added a problem) and folding must stay fast.
+    """
 
     def add(self, path: str, code: str, message: str, **params: Param) -> None:
-        self._found.append(FieldError(path, code, message, params))
+        self.append(FieldError(path, code, message, params))
 
     @property
     def found(self) -> tuple[FieldError, ...]:
-        return tuple(self._found)
-
-    def __bool__(self) -> bool:
-        return bool(self._found)
-
-    def __len__(self) -> int:
-        return len(self._found)
+        return tuple(self)
 
     def fail(self, kind: type[InvalidInput], path: str, code: str, message: str) -> NoReturn:
         """Record one last problem and raise everything collected as ``kind``."""
         self.add(path, code, message)
-        raise kind(tuple(self._found))
+        raise kind(tuple(self))
 
     def raise_all(self, kind: type[InvalidInput]) -> NoReturn:
         """Raise everything collected as ``kind``; for callers that know something was found."""
-        raise kind(tuple(self._found))
+        raise kind(tuple(self))
 
     def raise_as(self, kind: type[InvalidInput]) -> None:
         """Raise ``kind`` with everything collected so far, if anything was."""
-        if self._found:
-            raise kind(tuple(self._found))
+        if self:
+            raise kind(tuple(self))
 
 
 def at(path: str, key: str | int) -> str:

@@ -56,6 +56,7 @@ from scoring.games._sea_change_entry import (
 )
 from scoring.ranking import shared_ranks
 from scoring.reading import JSON, read_choice, read_int, read_list, read_object
+from scoring.wording import listed
 
 MAX_TARGET_VP = 10
 DEFAULT_TARGET_VP = 3
@@ -248,10 +249,6 @@ def side_names(setup: Setup[Options]) -> tuple[str, ...]:
     return tuple(" & ".join(setup.players[seat] for seat in seats) for seats in table.side_seats)
 
 
-def _listed(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
 def add_round(totals: Totals, result: RoundResult, setup: Setup[Options]) -> Totals:
     """The totals after a round; a game-ending tie that only cards can break needs them."""
     vp = tuple(a + b for a, b in zip(totals.vp, result.vp, strict=True))
@@ -260,7 +257,7 @@ def add_round(totals: Totals, result: RoundResult, setup: Setup[Options]) -> Tot
     reached = [side for side, v in enumerate(vp) if v >= target]
     if len(reached) > 1 and result.trump_zero not in reached and result.cards is None:
         names = side_names(setup)
-        tied = _listed([names[side] for side in reached])
+        tied = listed([names[side] for side in reached])
         raise InvalidEntry((FieldError(
             "tricks", "tricks_needed",
             f"{tied} reach {target} VP together and none of them captured the trump 0: "
@@ -289,7 +286,7 @@ def _decide(
                                f"Tied on {vp} VP; {names[side]} captured the trump 0.",
                                {**tied, "side": side, "name": names[side]})
     if last.cards is None:  # only a fold that skipped add_round's check gets here
-        together = _listed([names[side] for side in reached])
+        together = listed([names[side] for side in reached])
         return tuple(reached), Reason("shared_win", f"Tied on {vp} VP; {together} share the win.",
                                       {**tied, "names": [names[side] for side in reached]})
     fewest = min(last.cards[side] for side in reached)
@@ -302,7 +299,7 @@ def _decide(
             {**tied, "side": winners[0], "name": winner_names[0], "cards": fewest})
     return winners, Reason(
         "shared_win",
-        f"Tied on {vp} VP; {_listed(winner_names)} collected the fewest cards ({fewest}) "
+        f"Tied on {vp} VP; {listed(winner_names)} collected the fewest cards ({fewest}) "
         "and share the win.",
         {**tied, "names": list(winner_names), "cards": fewest, "winners": list(winners)})
 
@@ -376,7 +373,7 @@ def guide(raw: JSON, setup: Setup[Options], earlier: Sequence[Entry]) -> dict[st
     known = known_suits(options, earlier)
     errors = Errors()
     reading = read_round(raw, table, known, errors, partial=True)
-    problems = list(_found(errors))
+    problems = list(errors)
     totals = _replay(setup, earlier)
     complete = True
     try:
@@ -415,25 +412,8 @@ def guide(raw: JSON, setup: Setup[Options], earlier: Sequence[Entry]) -> dict[st
         )
     if reading.mode == "points":
         guided["last_score"] = _last_score(body, table.sides, rule.checksum)
-    guided.update(complete=complete, errors=[_error_json(problem) for problem in problems])
+    guided.update(complete=complete, errors=[problem.as_json() for problem in problems])
     return guided
-
-
-def _found(errors: Errors) -> tuple[FieldError, ...]:
-    try:
-        errors.raise_as(InvalidEntry)
-    except InvalidEntry as invalid:
-        return invalid.errors
-    return ()
-
-
-def _error_json(problem: FieldError) -> dict[str, JSON]:
-    params: dict[str, JSON] = {
-        key: list(value) if isinstance(value, tuple) else value
-        for key, value in problem.params.items()
-    }
-    return {"path": problem.path, "code": problem.code, "message": problem.message,
-            "params": params}
 
 
 def describe() -> dict[str, JSON]:

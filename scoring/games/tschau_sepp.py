@@ -37,7 +37,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from scoring.errors import Errors, FieldError, InvalidEntry, InvalidOptions, at
 from scoring.game import OptionSpec, Reason, Setup, Standing, Verdict
@@ -58,6 +57,7 @@ from scoring.games._tschau_sepp_cards import (
 )
 from scoring.ranking import best, shared_ranks
 from scoring.reading import JSON, read_choice, read_int, read_list, read_object, read_str
+from scoring.wording import listed
 
 SCORINGS = ("penalty", "wins")
 TABLE_NAMES = (*TABLES, "custom")
@@ -149,8 +149,7 @@ def _deck_size(options: Options) -> int:
 
 
 def _names(setup: Setup[Options], seats: Sequence[int]) -> str:
-    names = [setup.players[seat] for seat in seats]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return listed([setup.players[seat] for seat in seats])
 
 
 def _games(count: int) -> str:
@@ -336,14 +335,6 @@ def _complete(numbers: tuple[int | None, ...] | None) -> tuple[int, ...] | None:
     return tuple(number for number in numbers if number is not None)
 
 
-def _error_json(error: FieldError) -> dict[str, JSON]:
-    params: dict[str, JSON] = {
-        key: list(value) if isinstance(value, tuple) else value
-        for key, value in error.params.items()
-    }
-    return {"path": error.path, "code": error.code, "message": error.message, "params": params}
-
-
 def _partial_penalty(reading: _Reading, options: Options, players: int) -> list[int | None]:
     if reading.hands is not None:
         points = card_points(options.values)
@@ -493,8 +484,7 @@ class TschauSepp:
             return "games", ()
         return "", ()
 
-    def _keys(self, totals: Totals, setup: Setup[Options]) -> list[Any]:
-        # Any: ranking's comparable protocol asks for __lt__(object), which tuple's stub lacks.
+    def _keys(self, totals: Totals, setup: Setup[Options]) -> list[tuple[int, ...]]:
         if setup.options.scoring == "wins":
             return [(-wins,) for wins in totals.wins]
         return [(points, -wins) for points, wins in zip(totals.penalty, totals.wins, strict=True)]
@@ -606,8 +596,8 @@ class TschauSepp:
             "totals": totals.as_json(),
             "would_finish": self.is_over(totals, [*results, partial], setup),
             "complete": not found,
-            "missing": [_error_json(e) for e in found if e.code in NOT_YET_GIVEN],
-            "errors": [_error_json(e) for e in found if e.code not in NOT_YET_GIVEN],
+            "missing": [e.as_json() for e in found if e.code in NOT_YET_GIVEN],
+            "errors": [e.as_json() for e in found if e.code not in NOT_YET_GIVEN],
         }
 
 
