@@ -1,0 +1,198 @@
+"""A planned round: its tables, and a report on repeats, club-mates and table revisits.
+
+Decisions:
+
+- The report lists every pair that meets again (with how often they met before and whether that
+  was in the round just before), for each club with two or more active players the club-mates
+  kept apart (sitting without any club-mate) and those who had to share a table, and every
+  player sent back to a table number they sat at before.
+- Seat order rotates the lead: seat by seat, the player who sat in that seat least often takes
+  it (ties: the one who sat there longest ago, then the planner's order), so seat 0, which
+  leads, passes round the field instead of staying with one player.
+- Table numbers (where the mode leaves them free) go to the groups so that as few players as
+  possible return to a table number they have used; only tables of the same size swap numbers,
+  since sizes are listed largest first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from scoring.reading import JSON
+from scoring.tournament.history import Meetings, Player, PlayerId
+
+
+@dataclass(frozen=True, slots=True)
+class RepeatedPair:
+    """Two players meeting again at ``table`` after ``met_before`` earlier meetings."""
+
+    players: tuple[PlayerId, PlayerId]
+    table: int
+    met_before: int
+    met_last_round: bool
+
+    def as_json(self) -> dict[str, JSON]:
+        return {
+            "players": list(self.players), "table": self.table, "met_before": self.met_before,
+            "met_last_round": self.met_last_round,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ClubSeating:
+    """Club-mates of ``club``: at ``table`` together, or (``table`` None) kept apart."""
+
+    club: str
+    players: tuple[PlayerId, ...]
+    table: int | None = None
+
+    def as_json(self) -> dict[str, JSON]:
+        return {"club": self.club, "players": list(self.players), "table": self.table}
+
+
+@dataclass(frozen=True, slots=True)
+class TableRevisit:
+    """``player`` sits at table ``table`` again, having sat there ``visits_before`` times."""
+
+    player: PlayerId
+    table: int
+    visits_before: int
+
+    def as_json(self) -> dict[str, JSON]:
+        return {"player": self.player, "table": self.table, "visits_before": self.visits_before}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundReport:
+    repeated_pairs: tuple[RepeatedPair, ...]
+    kept_apart: tuple[ClubSeating, ...]
+    club_mates_together: tuple[ClubSeating, ...]
+    table_revisits: tuple[TableRevisit, ...]
+
+    @property
+    def repeats(self) -> int:
+        """Pair meetings in this round beyond each pair's first."""
+        return len(self.repeated_pairs)
+
+    def as_json(self) -> dict[str, JSON]:
+        return {
+            "repeats": self.repeats,
+            "repeated_pairs": [p.as_json() for p in self.repeated_pairs],
+            "kept_apart": [c.as_json() for c in self.kept_apart],
+            "club_mates_together": [c.as_json() for c in self.club_mates_together],
+            "table_revisits": [r.as_json() for r in self.table_revisits],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPlan:
+    """One round: tables in table-number order, each in seat order (seat 0 leads)."""
+
+    tables: tuple[tuple[PlayerId, ...], ...]
+    report: RoundReport
+
+    def as_json(self) -> dict[str, JSON]:
+        return {"tables": [list(t) for t in self.tables], "report": self.report.as_json()}
+
+
+def finish_round(
+    groups: Sequence[Sequence[PlayerId]], players: Sequence[Player], meetings: Meetings, *,
+    number_tables: bool, rotate_leads: bool,
+) -> RoundPlan:
+    """The plan for ``groups`` (largest first), numbered and seated as the mode asks, reported.
+
+    ``meetings`` is updated with the round, so a planner can go on to the next round.
+    """
+    tables = [list(g) for g in groups]
+    if number_tables:
+        tables = _numbered(tables, meetings)
+    if rotate_leads:
+        tables = [_seat_order(t, meetings) for t in tables]
+    plan = RoundPlan(tuple(tuple(t) for t in tables), _report(tables, players, meetings))
+    meetings.add(plan.tables)
+    return plan
+
+
+def _numbered(tables: list[list[PlayerId]], meetings: Meetings) -> list[list[PlayerId]]:
+    numbered: list[list[PlayerId]] = [[] for _ in tables]
+    start = 0
+    while start < len(tables):
+        end = start
+        while end < len(tables) and len(tables[end]) == len(tables[start]):
+            end += 1
+        free = list(range(start, end))
+        # Groups with the most earlier visits to these numbers choose first: they have the
+        # fewest good numbers left; everyone else takes any number nobody in it has used.
+        visits = [_visits(tables[i], range(start + 1, end + 1), meetings) for i in free]
+        for group in sorted(range(end - start), key=lambda g: -len(visits[g])):
+            seen = visits[group]
+            slot = min(free, key=lambda n: (seen.get(n + 1, 0), n)) if seen else free[0]
+            free.remove(slot)
+            numbered[slot] = tables[start + group]
+        start = end
+    return numbered
+
+
+def _visits(table: Sequence[PlayerId], numbers: range, meetings: Meetings) -> dict[int, int]:
+    visits: dict[int, int] = {}
+    for player in table:
+        for number, count in meetings.table_visits.get(player, {}).items():
+            if number in numbers:
+                visits[number] = visits.get(number, 0) + count
+    return visits
+
+
+def _seat_order(table: Sequence[PlayerId], meetings: Meetings) -> list[PlayerId]:
+    left = list(table)
+    seated: list[PlayerId] = []
+    for seat in range(len(table)):
+        chosen = min(left, key=lambda p: (
+            meetings.seat_counts.get(p, {}).get(seat, 0),
+            meetings.seat_last.get(p, {}).get(seat, 0),
+        ))
+        left.remove(chosen)
+        seated.append(chosen)
+    return seated
+
+
+def _report(
+    tables: Sequence[Sequence[PlayerId]], players: Sequence[Player], meetings: Meetings,
+) -> RoundReport:
+    repeats: list[RepeatedPair] = []
+    revisits: list[TableRevisit] = []
+    for number, table in enumerate(tables, start=1):
+        for i, player in enumerate(table):
+            before = meetings.table_visits.get(player, {}).get(number, 0)
+            if before:
+                revisits.append(TableRevisit(player, number, before))
+            for other in table[i + 1:]:
+                met = meetings.times_met(player, other)
+                if met:
+                    last = other in meetings.last_round.get(player, frozenset())
+                    repeats.append(RepeatedPair((player, other), number, met, last))
+    return RoundReport(tuple(repeats), *_clubs(tables, players), tuple(revisits))
+
+
+def _clubs(
+    tables: Sequence[Sequence[PlayerId]], players: Sequence[Player],
+) -> tuple[tuple[ClubSeating, ...], tuple[ClubSeating, ...]]:
+    club_of = {p.id: p.club for p in players if p.club is not None}
+    members: dict[str, int] = {}
+    for club in club_of.values():
+        members[club] = members.get(club, 0) + 1
+    apart: dict[str, list[PlayerId]] = {}
+    together: list[ClubSeating] = []
+    for number, table in enumerate(tables, start=1):
+        at_table: dict[str, list[PlayerId]] = {}
+        for player in table:
+            own = club_of.get(player)
+            if own is not None and members[own] > 1:
+                at_table.setdefault(own, []).append(player)
+        for club, mates in at_table.items():
+            if len(mates) > 1:
+                together.append(ClubSeating(club, tuple(mates), number))
+            else:
+                apart.setdefault(club, []).extend(mates)
+    kept = tuple(ClubSeating(club, tuple(apart[club])) for club in sorted(apart))
+    return kept, tuple(sorted(together, key=lambda c: (c.club, c.table or 0)))
