@@ -1,0 +1,126 @@
+"""The scoring package as a whole: pure, discoverable, and consistent across games."""
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+import scoring
+from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
+from scoring.match import fold_match, set_up
+from scoring.ranking import best, shared_ranks
+from scoring.registry import all_games, game_by_id
+
+PACKAGE = Path(scoring.__file__).parent
+
+
+def test_scoring_imports_nothing_but_the_standard_library_and_itself() -> None:
+    allowed = set(sys.stdlib_module_names) | {"scoring"}
+    outside = []
+    for source in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            outside += [f"{source.name}: {n}" for n in names if n.split(".")[0] not in allowed]
+    assert outside == []
+
+
+def test_the_registry_finds_the_three_games_by_their_ids() -> None:
+    assert set(all_games()) >= {"sea-change", "seven-seals", "tschau-sepp"}
+    assert game_by_id("no-such-game") is None
+
+
+@pytest.mark.parametrize("game_id", sorted(all_games()))
+def test_every_game_describes_itself_for_clients_without_game_knowledge(game_id: str) -> None:
+    description = all_games()[game_id].describe()
+    assert description["id"] == game_id
+    assert isinstance(description["name"], str)
+    assert isinstance(description["min_players"], int)
+    assert isinstance(description["max_players"], int)
+    assert description["min_players"] <= description["max_players"]
+    options = description["options"]
+    assert isinstance(options, list)
+    for option in options:
+        assert isinstance(option, dict)
+        assert option["description"]
+
+
+@pytest.mark.parametrize("game_id", sorted(all_games()))
+def test_too_many_players_are_refused_with_the_game_s_range(game_id: str) -> None:
+    game = all_games()[game_id]
+    with pytest.raises(InvalidOptions) as refused:
+        set_up(game, ["P"] * (game.max_players + 1), {})
+    [problem] = refused.value.errors
+    assert (problem.path, problem.code) == ("players", "player_count")
+    assert problem.params["maximum"] == game.max_players
+
+
+@pytest.mark.parametrize("game_id", sorted(all_games()))
+def test_blank_names_and_a_non_object_options_are_all_reported_at_once(game_id: str) -> None:
+    game = all_games()[game_id]
+    players = ["Ann"] * game.min_players
+    players[0] = " "
+    with pytest.raises(InvalidOptions) as refused:
+        set_up(game, players, ["not", "an", "object"])
+    assert [(e.path, e.code) for e in refused.value.errors] == [
+        ("players[0]", "blank_name"), ("options", "not_an_object"),
+    ]
+
+
+@pytest.mark.parametrize("game_id", sorted(all_games()))
+def test_an_option_error_names_its_path_inside_options(game_id: str) -> None:
+    game = all_games()[game_id]
+    with pytest.raises(InvalidOptions) as refused:
+        set_up(game, ["P"] * game.min_players, {"no_such_option": 1})
+    assert [(e.path, e.code) for e in refused.value.errors] == [
+        ("options.no_such_option", "unknown_field"),
+    ]
+
+
+@pytest.mark.parametrize("game_id", sorted(all_games()))
+def test_an_invalid_entry_in_a_fold_names_its_round(game_id: str) -> None:
+    game = all_games()[game_id]
+    setup = set_up(game, [f"P{seat}" for seat in range(game.min_players)], {})
+    with pytest.raises(InvalidEntry) as refused:
+        fold_match(game, setup, ["not an entry"])
+    assert refused.value.round_number == 1
+    assert refused.value.errors
+
+
+def test_a_match_without_rounds_is_in_progress_with_everyone_sharing_first_place() -> None:
+    for game in all_games().values():
+        setup = set_up(game, [f"P{seat}" for seat in range(game.min_players)], {})
+        folded = fold_match(game, setup, [])
+        assert not folded.finished
+        assert folded.verdict.winners == ()
+        assert {line.rank for line in folded.verdict.standings} == {1}
+
+
+def test_the_next_dealer_moves_one_seat_on_each_round() -> None:
+    game = all_games()["tschau-sepp"]
+    setup = set_up(game, ["Ann", "Ben", "Cleo"], {})
+    assert fold_match(game, setup, []).next_dealer == 2
+    entry = {"winner": 0, "penalty": [0, 5, 7]}
+    assert fold_match(game, setup, [entry]).next_dealer == 0
+    assert fold_match(game, setup, [entry, entry]).next_dealer == 1
+
+
+def test_no_round_can_follow_the_round_that_decided_the_match() -> None:
+    game = all_games()["tschau-sepp"]
+    setup = set_up(game, ["Ann", "Ben"], {"games": 1})
+    with pytest.raises(MatchFinished) as refused:
+        fold_match(game, setup, [{"winner": 0, "penalty": [0, 5]}] * 2)
+    assert refused.value.rounds_played == 1
+
+
+def test_equal_keys_share_the_best_rank_of_their_group_and_the_next_rank_skips() -> None:
+    assert shared_ranks([(-3,), (-1,), (-3,), (0,)]) == (1, 3, 1, 4)
+
+
+def test_best_lists_every_side_with_the_best_key() -> None:
+    assert best([4, 2, 2, 9]) == (1, 2)
