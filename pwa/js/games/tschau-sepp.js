@@ -1,0 +1,125 @@
+// Tschau Sepp entry: tap who went out, then each other player's cards left, as the match's table
+// asks: a card grid (penalty points per hand from the guide) or points typed in; the `count`
+// table asks only how many cards. With `wins` scoring the winner is all there is to enter.
+import { debounce, h, replace } from '../dom.js';
+import { t } from '../i18n.js';
+import { cardGrid } from './card-grid.js';
+import { choice, stepper } from './controls.js';
+
+const SUITS = ['rosen', 'schellen', 'schilten', 'eicheln'];
+const RANKS = ['6', '7', '8', '9', 'banner', 'under', 'ober', 'koenig', 'ass'];
+const MODE_KEY = 'tafelrunde.tschau-sepp.mode';
+
+export const sides = (match) => match.players.map((p) => ({ seats: [p.seat], name: p.name }));
+
+export function roundCells(match, round) {
+  const winner = round.result.winner;
+  return round.result.penalty.map((p, seat) => (seat === winner ? '★' : String(p)));
+}
+
+export const cardName = (id) => {
+  const [suit, rank] = id.split('-');
+  return `${t(`ts.suit.${suit}`)} ${t(`ts.rank.${rank}`)}`;
+};
+
+export function entryForm({ match, initial, guide }) {
+  const n = match.players.length;
+  const { scoring, table } = match.options;
+  const copies = match.options.decks || 1;
+  const name = (seat) => match.players[seat].name;
+  const state = {
+    winner: initial?.winner ?? null,
+    mode: initial?.hands ? 'cards' : initial?.penalty ? 'points'
+      : (localStorage.getItem(MODE_KEY) || 'cards'),
+    hands: initial?.hands ? initial.hands.map((x) => [...x]) : Array.from({ length: n }, () => []),
+    counts: initial?.cards_left ? [...initial.cards_left] : Array(n).fill(1),
+    points: initial?.penalty ? initial.penalty.map(String) : Array(n).fill(''),
+    guide: null,
+  };
+  const el = h('div', { class: 'entry tschau-sepp' });
+  const body = h('div');
+  let grid = null;
+
+  const ask = debounce(async () => {
+    if (state.mode !== 'cards' || table === 'count') return;
+    state.guide = await guide(entry());
+    if (grid) grid.draw();
+  }, 120);
+
+  function others() {
+    return match.players.map((p) => p.seat).filter((s) => s !== state.winner);
+  }
+
+  function drawCards() {
+    const rows = SUITS.map((suit) => ({
+      label: t(`ts.suit.${suit}`),
+      cards: RANKS.map((rank) => ({ id: `${suit}-${rank}`, label: t(`ts.short.${rank}`),
+        kind: `ts-${suit}`, name: cardName(`${suit}-${rank}`) })),
+    }));
+    const perSeat = () => state.guide?.penalty || state.guide?.points || state.guide?.hand_points;
+    grid = cardGrid({
+      rows, piles: state.hands, copies, paths: state.hands.map((_, i) => `hands[${i}]`),
+      selectable: (i) => i !== state.winner,
+      pileLabel: name,
+      pileNote: (i) => (perSeat()?.[i] != null ? t('ts.points', { n: perSeat()[i] }) : null),
+      onChange: ask,
+    });
+    return grid.el;
+  }
+
+  function drawPoints() {
+    return others().map((seat) => {
+      const input = h('input', { type: 'number', inputmode: 'numeric', min: 0, value: state.points[seat],
+        'aria-label': t('ts.points_of', { name: name(seat) }) });
+      input.addEventListener('input', () => { state.points[seat] = input.value; });
+      return h('label', { class: 'score-line', 'data-path': `penalty[${seat}]` }, h('span', {}, name(seat)), input);
+    });
+  }
+
+  function drawCounts() {
+    return others().map((seat) => stepper({ label: t('ts.cards_of', { name: name(seat) }),
+      value: state.counts[seat], min: 1, max: 36 * copies, path: `cards_left[${seat}]`,
+      onChange: (v) => { state.counts[seat] = v; } }));
+  }
+
+  function draw() {
+    grid = null;
+    if (state.winner == null) {
+      replace(body, h('p', { class: 'hint' }, t('ts.pick_winner')));
+      return;
+    }
+    if (scoring === 'wins') {
+      replace(body, h('p', { class: 'hint' }, t('ts.wins_only')));
+      return;
+    }
+    if (table === 'count') {
+      replace(body, h('h3', {}, t('ts.cards_left')), drawCounts());
+      return;
+    }
+    replace(body, choice({ label: t('ts.enter_as'), selected: state.mode, className: 'segmented',
+      options: [{ value: 'cards', label: t('ts.mode.cards') }, { value: 'points', label: t('ts.mode.points') }],
+      onSelect: (mode) => { state.mode = mode; localStorage.setItem(MODE_KEY, mode); draw(); } }),
+    state.mode === 'cards' ? drawCards() : drawPoints());
+    ask();
+  }
+
+  function entry() {
+    const out = {};
+    if (state.winner != null) out.winner = state.winner;
+    if (scoring === 'wins' || state.winner == null) return out;
+    if (table === 'count') {
+      out.cards_left = state.counts.map((c, seat) => (seat === state.winner ? 0 : c));
+    } else if (state.mode === 'cards') {
+      out.hands = state.hands.map((hand, seat) => (seat === state.winner ? [] : hand));
+    } else {
+      out.penalty = state.points.map((p, seat) => (seat === state.winner ? 0 : (p === '' ? null : Number(p))));
+    }
+    return out;
+  }
+
+  replace(el, choice({ label: t('ts.winner'), selected: state.winner, path: 'winner',
+    options: match.players.map((p) => ({ value: p.seat, label: p.name })),
+    onSelect: (seat) => { state.winner = seat; state.hands[seat] = []; draw(); } }), body);
+  draw();
+  return { el, entry };
+}

@@ -1,0 +1,82 @@
+// What every match screen shares: loading the match and its game, the tab bar, the standings table,
+// the round-by-round sheet, and error pages for unknown or private matches.
+import { Problem, game as loadGame, getMatch } from './api.js';
+import { h, replace } from './dom.js';
+import { explain, t } from './i18n.js';
+import { gameModule } from './games/index.js';
+import { rememberMatch, writeToken } from './store.js';
+
+const FIXED = new Set(['seat', 'team', 'seats', 'name', 'rank']);
+
+export async function loadView(id) {
+  const match = await getMatch(id);
+  const game = await loadGame(match.game);
+  rememberMatch(match);
+  return { match, game, module: gameModule(match.game), canWrite: !!writeToken(id) };
+}
+
+export function gameName(gameId) {
+  return t(`game.${gameId}`);
+}
+
+export function header(view, active) {
+  const { match } = view;
+  const base = `#/m/${encodeURIComponent(match.id)}`;
+  const tabs = [['sheet', base], ['standings', `${base}/standings`], ['history', `${base}/history`],
+    ['share', `${base}/share`]];
+  return h('div', { class: 'match-head' },
+    h('h1', {}, gameName(match.game), h('small', {}, ` · ${match.players.map((p) => p.name).join(', ')}`)),
+    h('nav', { class: 'tabs', 'aria-label': t('nav.match') }, tabs.map(([key, href]) => h('a', {
+      href, 'aria-current': key === active ? 'page' : null }, t(`nav.${key}`)))));
+}
+
+export function standingsTable(match) {
+  const rows = match.standings;
+  const columns = rows.length ? Object.keys(rows[0]).filter((k) => !FIXED.has(k)) : [];
+  return h('table', { class: 'standings' },
+    h('caption', { class: 'sr-only' }, t('standings.title')),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('standings.rank')),
+      h('th', { scope: 'col' }, t('standings.name')),
+      columns.map((c) => h('th', { scope: 'col', class: 'num' }, t(`total.${c}`))))),
+    h('tbody', {}, rows.map((row) => h('tr', { 'data-rank': row.rank },
+      h('td', {}, `${row.rank}.`), h('th', { scope: 'row' }, row.name),
+      columns.map((c) => h('td', { class: 'num', 'data-total': c }, String(row[c])))))));
+}
+
+export function roundSheet(view, { edit = false } = {}) {
+  const { match, module } = view;
+  const sides = module.sides(match);
+  const base = `#/m/${encodeURIComponent(match.id)}`;
+  return h('table', { class: 'sheet' },
+    h('caption', { class: 'sr-only' }, t('sheet.rounds')),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'),
+      sides.map((s) => h('th', { scope: 'col', class: 'num' }, s.name)),
+      edit && h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, t('history.edit'))))),
+    h('tbody', {}, match.rounds.map((round) => h('tr', { 'data-round': round.number },
+      h('th', { scope: 'row' }, String(round.number)),
+      module.roundCells(match, round).map((cell) => h('td', { class: 'num' }, cell)),
+      edit && h('td', {}, h('a', { class: 'small-button', href: `${base}/rounds/${round.number}`,
+        'aria-label': t('history.edit_round', { n: round.number }) }, t('history.edit')))))));
+}
+
+export function nextDealer(match) {
+  const seat = match.next_dealer;
+  return seat == null || !match.players[seat] ? null
+    : h('p', { class: 'dealer' }, t('standings.next_dealer', { name: match.players[seat].name }));
+}
+
+export function problemText(error) {
+  if (error instanceof Problem) {
+    if (error.status === 404) return t('error.not_found');
+    if (error.status === 401 || error.status === 403) return t('error.private');
+    if (error.status === 412) return t('error.stale');
+    if (error.errors.length) return error.errors.map(explain).join(' ');
+    return error.message;
+  }
+  return t('error.offline');
+}
+
+export function errorScreen(root, error) {
+  replace(root, h('section', { class: 'panel' }, h('h1', {}, t('error.title')),
+    h('p', { role: 'alert' }, problemText(error)), h('a', { class: 'button', href: '#/' }, t('nav.home'))));
+}

@@ -1,0 +1,107 @@
+// The outbox: an IndexedDB FIFO of rounds not yet accepted by the API. Shared by the page and
+// the service worker (background sync), so it touches neither window nor document.
+// Each item keeps the Idempotency-Key made when the user tapped save; a replay resends it, so the
+// server stores a round once however often it is sent. A network error keeps the item and stops
+// (order matters: round 5 must not overtake round 4); a 4xx answer moves it to `rejected` with the
+// problem so the page can show it; a 2xx removes it. Writers on a match are told via a
+// BroadcastChannel so every open page refreshes.
+const DB = 'tafelrunde';
+const OUTBOX = 'outbox';
+const REJECTED = 'rejected';
+const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel('tafelrunde-outbox') : null;
+
+let dbPromise = null;
+function database() {
+  dbPromise ??= new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB, 1);
+    request.onupgradeneeded = () => {
+      request.result.createObjectStore(OUTBOX, { keyPath: 'seq', autoIncrement: true });
+      request.result.createObjectStore(REJECTED, { keyPath: 'seq' });
+    };
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+  return dbPromise;
+}
+
+async function run(store, mode, work) {
+  const db = await database();
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction(store, mode);
+    const request = work(tx.objectStore(store));
+    tx.oncomplete = () => resolve(request && request.result);
+    tx.onerror = () => reject(tx.error);
+  });
+}
+
+const all = (store) => run(store, 'readonly', (s) => s.getAll());
+
+export async function enqueue({ matchId, body, token }) {
+  const item = { matchId, body, token, key: crypto.randomUUID(), at: new Date().toISOString() };
+  item.seq = await run(OUTBOX, 'readwrite', (s) => s.add(item));
+  announce(matchId);
+  return item;
+}
+
+export const pending = async (matchId) => (await all(OUTBOX)).filter((i) => i.matchId === matchId);
+export const rejected = async (matchId) => (await all(REJECTED)).filter((i) => i.matchId === matchId);
+export const dismiss = async (seq) => run(REJECTED, 'readwrite', (s) => s.delete(seq));
+
+function announce(matchId) {
+  if (channel) channel.postMessage({ matchId });
+}
+
+export function onChange(listener) {
+  if (!channel) return () => {};
+  const handler = (event) => listener(event.data.matchId);
+  channel.addEventListener('message', handler);
+  return () => channel.removeEventListener('message', handler);
+}
+
+async function send(item) {
+  return fetch(`/api/v1/matches/${encodeURIComponent(item.matchId)}/rounds`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json', Accept: 'application/json',
+      'Idempotency-Key': item.key, ...(item.token ? { Authorization: `Bearer ${item.token}` } : {}),
+    },
+    body: JSON.stringify(item.body),
+  });
+}
+
+async function replayUnlocked() {
+  const outcomes = [];
+  for (;;) {
+    const [item] = await all(OUTBOX);
+    if (!item) break;
+    let response;
+    try {
+      response = await send(item);
+    } catch {
+      outcomes.push({ item, state: 'pending' });
+      break;
+    }
+    if (response.status >= 500) {
+      outcomes.push({ item, state: 'pending' });
+      break;
+    }
+    const data = await response.json().catch(() => null);
+    await run(OUTBOX, 'readwrite', (s) => s.delete(item.seq));
+    if (response.ok) {
+      outcomes.push({ item, state: 'sent', data });
+    } else {
+      const problem = { status: response.status, detail: data?.detail || data?.title || '',
+        errors: data?.errors || [] };
+      await run(REJECTED, 'readwrite', (s) => s.put({ ...item, problem }));
+      outcomes.push({ item, state: 'rejected', problem });
+    }
+    announce(item.matchId);
+  }
+  return outcomes;
+}
+
+/** Sends what is waiting, oldest first; one replay at a time across page and service worker. */
+export function replay() {
+  if (self.navigator?.locks) return navigator.locks.request('tafelrunde-outbox', replayUnlocked);
+  return replayUnlocked();
+}

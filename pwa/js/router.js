@@ -1,0 +1,58 @@
+// Hash routes: #/, #/new, #/open, #/m/<id>, #/m/<id>/standings|winner|history|share,
+// #/m/<id>/rounds/<n>. Share links carry ?t=<edit token> or ?v=<view token>: stored, then
+// stripped from the address so they do not linger in the history or a screenshot.
+import { storeTokens } from './store.js';
+
+const routes = [];
+let cleanup = null;
+let renderCount = 0;
+
+export function route(pattern, screen) {
+  routes.push([pattern, screen]);
+}
+
+export function go(hash, replaceEntry = false) {
+  if (replaceEntry) {
+    history.replaceState(null, '', hash);
+    render();
+  } else {
+    location.hash = hash;
+  }
+}
+
+function parse() {
+  const raw = location.hash.replace(/^#/, '') || '/';
+  const [path, query = ''] = raw.split('?');
+  return { path, query: new URLSearchParams(query) };
+}
+
+export async function render() {
+  const { path, query } = parse();
+  const id = /^\/m\/([^/]+)/.exec(path)?.[1];
+  if (id && (query.has('t') || query.has('v'))) {
+    storeTokens(decodeURIComponent(id), { token: query.get('t'), view: query.get('v') });
+    history.replaceState(null, '', `#${path}`);
+  }
+  if (cleanup) cleanup();
+  cleanup = null;
+  const root = document.getElementById('app');
+  const mine = ++renderCount;
+  for (const [pattern, screen] of routes) {
+    const match = pattern.exec(path);
+    if (!match) continue;
+    const params = match.slice(1).map(decodeURIComponent);
+    const result = await screen(root, ...params);
+    // A newer navigation may have happened while this screen loaded: drop the stale cleanup.
+    if (mine === renderCount) cleanup = typeof result === 'function' ? result : null;
+    else if (typeof result === 'function') result();
+    root.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
+    return;
+  }
+  go('#/', true);
+}
+
+export function start() {
+  addEventListener('hashchange', render);
+  return render();
+}

@@ -1,0 +1,218 @@
+// New match: the game, the players in seating order (names remembered on this device; ↑/↓ move
+// a player), and the game's options with their defaults and one line explaining each. Options
+// whose `available` condition fails for the current players or options are hidden and not sent.
+// Decision: only options the user changed from the shown default are sent, so the API fills the
+// rest (defaults that depend on the players stay right when the player count changes).
+import { Problem, call, games } from '../api.js';
+import { h, replace } from '../dom.js';
+import { t } from '../i18n.js';
+import { showErrors } from '../form.js';
+import { go } from '../router.js';
+import { rememberMatch, rememberNames, rememberedNames, storeTokens } from '../store.js';
+import { errorScreen, gameName } from '../match-view.js';
+
+const REMATCH_KEY = 'tafelrunde.rematch';
+
+export function prepareRematch(match) {
+  sessionStorage.setItem(REMATCH_KEY, JSON.stringify({
+    game: match.game, players: match.players.map((p) => p.name), options: match.options,
+  }));
+}
+
+/** `available` strings like "players == 3" or "table == custom and players >= 4". */
+export function isAvailable(rule, context) {
+  if (!rule) return true;
+  return rule.split(/\s+and\s+/).every((part) => {
+    const m = /^\s*(\w+)\s*(==|!=|>=|<=|>|<)\s*['"]?([\w-]+)['"]?\s*$/.exec(part);
+    if (!m) return true;
+    const [, name, op, raw] = m;
+    const actual = context[name];
+    if (actual === undefined) return true;
+    const wanted = typeof actual === 'number' ? Number(raw) : raw;
+    return { '==': actual === wanted, '!=': actual !== wanted, '>=': actual >= wanted,
+      '<=': actual <= wanted, '>': actual > wanted, '<': actual < wanted }[op];
+  });
+}
+
+/** Equal teams seated alternately: k teams → seat s plays in team s mod k. */
+function teamLayouts(players) {
+  const layouts = [];
+  for (let k = 2; k <= players / 2; k += 1) {
+    if (players % k === 0) {
+      layouts.push(Array.from({ length: k }, (_, team) =>
+        Array.from({ length: players / k }, (_, i) => team + i * k)));
+    }
+  }
+  return layouts;
+}
+
+export async function newMatchScreen(root) {
+  let list;
+  try { list = await games(); } catch (error) { return errorScreen(root, error); }
+  const rematch = JSON.parse(sessionStorage.getItem(REMATCH_KEY) || 'null');
+  sessionStorage.removeItem(REMATCH_KEY);
+  const state = {
+    game: rematch?.game || list[0].id,
+    players: rematch?.players || ['', ''],
+    options: rematch ? { ...rematch.options } : {},
+    private: false,
+  };
+  const current = () => list.find((g) => g.id === state.game);
+  const form = h('form', { class: 'panel new-match', novalidate: true });
+  const names = h('datalist', { id: 'known-names' }, rememberedNames().map((n) => h('option', { value: n })));
+
+  function gamePicker() {
+    return h('fieldset', { class: 'field', 'data-path': 'game' }, h('legend', {}, t('new.game')),
+      h('div', { class: 'choice games', role: 'radiogroup', 'aria-label': t('new.game') },
+        list.map((g) => h('button', { type: 'button', role: 'radio', 'aria-checked': String(g.id === state.game),
+          'data-value': g.id, onclick: () => {
+            state.game = g.id;
+            state.options = {};
+            const { min_players: min, max_players: max } = g;
+            while (state.players.length < min) state.players.push('');
+            state.players = state.players.slice(0, Math.max(min, Math.min(max, state.players.length)));
+            draw();
+          } }, gameName(g.id), h('span', { class: 'note' },
+          t('new.players_range', { min: g.min_players, max: g.max_players }))))));
+  }
+
+  function playerList() {
+    const g = current();
+    const count = state.players.length;
+    return h('fieldset', { class: 'field', 'data-path': 'players' }, h('legend', {}, t('new.players')),
+      h('p', { class: 'hint' }, t('new.seating')),
+      h('ol', { class: 'players' }, state.players.map((name, seat) => h('li', { 'data-path': `players[${seat}]` },
+        h('input', { type: 'text', value: name, list: 'known-names', autocomplete: 'off', maxlength: 40,
+          'aria-label': t('new.player_n', { n: seat + 1 }), enterkeyhint: 'next',
+          oninput: (e) => { state.players[seat] = e.target.value; } }),
+        h('button', { type: 'button', class: 'icon', disabled: seat === 0,
+          'aria-label': t('new.move_up', { n: seat + 1 }), onclick: () => move(seat, -1) }, '↑'),
+        h('button', { type: 'button', class: 'icon', disabled: seat === count - 1,
+          'aria-label': t('new.move_down', { n: seat + 1 }), onclick: () => move(seat, 1) }, '↓'),
+        h('button', { type: 'button', class: 'icon', disabled: count <= g.min_players,
+          'aria-label': t('new.remove', { n: seat + 1 }), onclick: () => {
+            state.players.splice(seat, 1); draw();
+          } }, '×')))),
+      count < g.max_players && h('button', { type: 'button', class: 'secondary', onclick: () => {
+        state.players.push('');
+        draw();
+        form.querySelector(`[data-path="players[${state.players.length - 1}]"] input`).focus();
+      } }, t('new.add_player')));
+  }
+
+  function move(seat, by) {
+    const [name] = state.players.splice(seat, 1);
+    state.players.splice(seat + by, 0, name);
+    draw();
+  }
+
+  function optionField(spec) {
+    const path = `options.${spec.name}`;
+    const id = `opt-${spec.name}`;
+    const label = t(`option.${state.game}.${spec.name}`) === `option.${state.game}.${spec.name}`
+      ? spec.name.replace(/_/g, ' ') : t(`option.${state.game}.${spec.name}`);
+    const explain = h('p', { class: 'hint', id: `${id}-hint` }, spec.description,
+      spec.default_rule ? ` (${t('new.default')}: ${spec.default_rule})` : '');
+    const value = state.options[spec.name] ?? spec.default;
+    const set = (v) => { state.options[spec.name] = v; draw(); };
+    let control;
+    if (spec.kind === 'bool') {
+      control = h('input', { id, type: 'checkbox', checked: !!value, 'aria-describedby': `${id}-hint`,
+        onchange: (e) => set(e.target.checked) });
+      return h('div', { class: 'field check', 'data-path': path }, h('label', { for: id }, control, label), explain);
+    }
+    if (spec.kind === 'choice') {
+      control = h('select', { id, 'aria-describedby': `${id}-hint`, onchange: (e) => set(e.target.value) },
+        spec.default == null && h('option', { value: '' }, '—'),
+        (spec.choices || []).map((c) => h('option', { value: c, selected: c === value },
+          t(`choice.${c}`) === `choice.${c}` ? c : t(`choice.${c}`))));
+    } else if (spec.kind === 'int') {
+      control = h('input', { id, type: 'number', inputmode: 'numeric', min: spec.minimum, max: spec.maximum,
+        value: value == null ? '' : String(value), placeholder: spec.default_rule ? t('new.automatic') : '',
+        'aria-describedby': `${id}-hint`,
+        onchange: (e) => { state.options[spec.name] = e.target.value === '' ? null : Number(e.target.value); } });
+    } else if (spec.kind === 'seat_groups') {
+      const layouts = teamLayouts(state.players.length);
+      const chosen = JSON.stringify(value || []);
+      control = h('select', { id, 'aria-describedby': `${id}-hint`,
+        onchange: (e) => set(JSON.parse(e.target.value)) },
+      h('option', { value: '[]' }, t('new.no_teams')),
+      layouts.map((teams) => h('option', { value: JSON.stringify(teams), selected: JSON.stringify(teams) === chosen },
+        teams.map((team) => team.map((s) => state.players[s] || t('new.player_n', { n: s + 1 })).join(' & ')).join(' · '))));
+    } else if (spec.kind === 'choices') {
+      const picked = new Set(value || []);
+      control = h('div', { class: 'choice', role: 'group', 'aria-label': label }, (spec.choices || []).map((c) =>
+        h('button', { type: 'button', 'aria-pressed': String(picked.has(c)), onclick: () => {
+          if (picked.has(c)) picked.delete(c); else picked.add(c);
+          set([...picked]);
+        } }, t(`sc.suit.${c}`) === `sc.suit.${c}` ? c : t(`sc.suit.${c}`))));
+      return h('div', { class: 'field', 'data-path': path }, h('span', { class: 'label' }, label), control, explain);
+    } else if (spec.kind === 'values_by_rank') {
+      const ranks = current().ranks?.map((r) => (typeof r === 'string' ? r : r.id))
+        || ['6', '7', '8', '9', 'banner', 'under', 'ober', 'koenig', 'ass'];
+      const values = { ...(value || {}) };
+      control = h('div', { class: 'ranks' }, ranks.map((rank) => h('label', {},
+        h('span', {}, t(`ts.rank.${rank}`)),
+        h('input', { type: 'number', inputmode: 'numeric', min: 0, value: values[rank] ?? '',
+          onchange: (e) => { values[rank] = Number(e.target.value); state.options[spec.name] = { ...values }; } }))));
+      return h('div', { class: 'field', 'data-path': path }, h('span', { class: 'label' }, label), control, explain);
+    }
+    return h('div', { class: 'field', 'data-path': path }, h('label', { for: id }, label), control, explain);
+  }
+
+  function optionFields() {
+    const g = current();
+    const context = { players: state.players.length };
+    for (const spec of g.options) context[spec.name] = state.options[spec.name] ?? spec.default;
+    const shown = g.options.filter((spec) => isAvailable(spec.available, context));
+    return shown.length > 0 && h('fieldset', { class: 'field' }, h('legend', {}, t('new.options')),
+      shown.map(optionField));
+  }
+
+  function optionsToSend() {
+    const g = current();
+    const context = { players: state.players.length };
+    for (const spec of g.options) context[spec.name] = state.options[spec.name] ?? spec.default;
+    const out = {};
+    for (const spec of g.options) {
+      const value = state.options[spec.name];
+      if (value == null || !isAvailable(spec.available, context)) continue;
+      if (JSON.stringify(value) === JSON.stringify(spec.default)) continue;
+      if (spec.kind === 'seat_groups' && value.length === 0) continue;
+      out[spec.name] = value;
+    }
+    return out;
+  }
+
+  async function create(event) {
+    event.preventDefault();
+    const players = state.players.map((n) => n.trim());
+    const submit = form.querySelector('button[type=submit]');
+    submit.disabled = true;
+    try {
+      const match = await call('/matches', { method: 'POST',
+        body: { game: state.game, players, options: optionsToSend(), private: state.private } });
+      storeTokens(match.id, { token: match.token, view: match.view_token });
+      rememberNames(players);
+      rememberMatch(match);
+      go(`#/m/${encodeURIComponent(match.id)}`);
+    } catch (error) {
+      submit.disabled = false;
+      showErrors(form, error instanceof Problem ? error.errors : [],
+        error instanceof Problem ? error.message : t('error.offline'));
+    }
+  }
+
+  function draw() {
+    replace(form, h('h1', {}, t('new.title')), gamePicker(), playerList(), optionFields(),
+      h('div', { class: 'field check' }, h('label', {}, h('input', { type: 'checkbox', checked: state.private,
+        onchange: (e) => { state.private = e.target.checked; } }), t('new.private')),
+      h('p', { class: 'hint' }, t('new.private_hint'))),
+      h('button', { type: 'submit', class: 'primary' }, t('new.start')), names);
+  }
+
+  form.addEventListener('submit', create);
+  draw();
+  replace(root, form);
+  return undefined;
+}

@@ -1,0 +1,64 @@
+// Share: a view link and (for whoever holds it) the edit link, each as a QR code with a copy
+// button; and the CSV export (semicolons for German spreadsheets).
+import { h, replace, toast } from '../dom.js';
+import { language, t } from '../i18n.js';
+import { qrSvg } from '../qr.js';
+import { tokensFor } from '../store.js';
+import { errorScreen, header, loadView } from '../match-view.js';
+
+export function shareLinks(id) {
+  const { token, view } = tokensFor(id);
+  const base = `${location.origin}${location.pathname}#/m/${encodeURIComponent(id)}`;
+  return { view: view ? `${base}?v=${encodeURIComponent(view)}` : base,
+    edit: token ? `${base}?t=${encodeURIComponent(token)}` : null };
+}
+
+/** The export endpoint as a link; private matches fetch it with the token and save the blob. */
+export function exportLink(match) {
+  const semicolons = language() === 'de' ? '&sep=;' : '';
+  const url = `/api/v1/matches/${encodeURIComponent(match.id)}/export?format=csv${semicolons}`;
+  const link = h('a', { class: 'button secondary export', href: url, download: `${match.game}-${match.id}.csv` },
+    t('share.export'));
+  if (match.private) {
+    link.addEventListener('click', async (event) => {
+      event.preventDefault();
+      const { token, view } = tokensFor(match.id);
+      const response = await fetch(url, { headers: { Authorization: `Bearer ${token || view}` } });
+      const blobUrl = URL.createObjectURL(await response.blob());
+      const save = h('a', { href: blobUrl, download: link.getAttribute('download') });
+      save.click();
+      setTimeout(() => URL.revokeObjectURL(blobUrl), 10000);
+    });
+  }
+  return link;
+}
+
+function linkCard(title, hint, url, kind) {
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast(t('share.copied'));
+    } catch {
+      field.select();
+    }
+  };
+  const field = h('input', { type: 'text', readonly: true, value: url, 'aria-label': title, class: 'link' });
+  const code = h('div', { class: 'qr', role: 'img', 'aria-label': t('share.qr_of', { what: title }) });
+  code.innerHTML = qrSvg(url);
+  return h('section', { class: `panel share-${kind}` }, h('h2', {}, title), h('p', { class: 'hint' }, hint),
+    code, field, h('button', { type: 'button', class: 'secondary', onclick: copy }, t('share.copy')),
+    navigator.share && h('button', { type: 'button', class: 'secondary',
+      onclick: () => navigator.share({ title: 'Tafelrunde', url }).catch(() => {}) }, t('share.send')));
+}
+
+export async function shareScreen(root, id) {
+  let view;
+  try { view = await loadView(id); } catch (error) { return errorScreen(root, error); }
+  const links = shareLinks(id);
+  replace(root, header(view, 'share'),
+    linkCard(t('share.view'), t('share.view_hint'), links.view, 'view'),
+    links.edit && linkCard(t('share.edit'), t('share.edit_hint'), links.edit, 'edit'),
+    h('section', { class: 'panel' }, h('h2', {}, t('share.export_title')), exportLink(view.match)),
+    h('section', { class: 'panel' }, h('p', {}, t('share.code', { id }))));
+  return undefined;
+}

@@ -1,0 +1,157 @@
+// The score sheet: who deals, the standings so far, pending rounds, and the entry form of the
+// match's game. Saving puts the round in the outbox first (with its Idempotency-Key) and sends it:
+// accepted → standings; rejected → the API's errors at the fields; no connection → shown as
+// pending and sent later. Also the correction of an earlier round (PUT with If-Match).
+import { Problem, call, guide as askGuide } from '../api.js';
+import { h, replace, toast } from '../dom.js';
+import { explain, t } from '../i18n.js';
+import { clearErrors, showErrors } from '../form.js';
+import { dismiss, enqueue, onChange as onOutboxChange, pending, rejected, replay } from '../outbox.js';
+import { follow } from '../live.js';
+import { go } from '../router.js';
+import { writeToken } from '../store.js';
+import { errorScreen, header, loadView, nextDealer, problemText, standingsTable } from '../match-view.js';
+
+function requestSync() {
+  navigator.serviceWorker?.ready.then((reg) => reg.sync?.register('outbox')).catch(() => {});
+}
+
+function entryPanel(view, { round, initial, onSave, saveLabel }) {
+  const { match, game, module } = view;
+  const form = h('form', { class: 'panel entry-form', novalidate: true });
+  const editor = module.entryForm({ match, game, initial, round,
+    guide: (partial) => askGuide(match.id, partial, initial ? round : undefined) });
+  const submit = h('button', { type: 'submit', class: 'primary save' }, saveLabel);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    submit.disabled = true;
+    try { await onSave(editor.entry(), form); } finally { submit.disabled = false; }
+  });
+  replace(form, h('h2', {}, t('sheet.round_n', { n: round })), editor.el, submit);
+  return form;
+}
+
+export async function sheetScreen(root, id) {
+  let view;
+  try { view = await loadView(id); } catch (error) { return errorScreen(root, error); }
+  if (view.match.status === 'finished') return go(`#/m/${encodeURIComponent(id)}/winner`, true);
+  const summary = h('section', { class: 'panel summary' });
+  const waiting = h('section', { class: 'pending', 'aria-live': 'polite' });
+  let form = null;
+  let retry = null; // a rejected round loaded back into the form
+
+  async function drawWaiting() {
+    const [queued, refused] = await Promise.all([pending(id), rejected(id)]);
+    replace(waiting,
+      queued.map((item, i) => h('p', { class: 'pending-round', 'data-pending': item.key },
+        t('sheet.pending', { n: view.match.rounds.length + i + 1 }))),
+      refused.map((item) => h('div', { class: 'rejected', role: 'alert' },
+        h('p', {}, t('sheet.rejected'), ' ', item.problem.errors.length
+          ? item.problem.errors.map(explain).join(' ') : item.problem.detail),
+        h('button', { type: 'button', class: 'secondary', onclick: async () => {
+          await dismiss(item.seq);
+          retry = item;
+          drawForm();
+          drawWaiting();
+        } }, t('sheet.fix')))));
+    return queued.length;
+  }
+
+  async function drawForm() {
+    if (!view.canWrite || view.match.status === 'finished') {
+      form?.remove();
+      form = null;
+      return;
+    }
+    const queued = (await pending(id)).length;
+    const fresh = entryPanel(view, { round: view.match.rounds.length + queued + 1, initial: retry?.body,
+      saveLabel: t('sheet.save'), onSave: save });
+    if (retry) showErrors(fresh, retry.problem.errors, retry.problem.detail);
+    retry = null;
+    if (form) form.replaceWith(fresh); else root.append(fresh);
+    form = fresh;
+  }
+
+  function drawSummary() {
+    const { match } = view;
+    replace(summary, nextDealer(match), match.rounds.length > 0 && standingsTable(match),
+      !view.canWrite && h('p', { class: 'hint' }, t('sheet.view_only')));
+  }
+
+  async function save(entry, panel) {
+    const item = await enqueue({ matchId: id, body: entry, token: writeToken(id) });
+    requestSync();
+    const outcomes = await replay().catch(() => []);
+    const mine = outcomes.find((o) => o.item.seq === item.seq);
+    const state = mine?.state
+      || ((await pending(id)).some((i) => i.seq === item.seq) ? 'pending'
+        : (await rejected(id)).some((i) => i.seq === item.seq) ? 'rejected' : 'sent');
+    if (state === 'sent') {
+      toast(t('sheet.saved'));
+      const finished = mine?.data?.status === 'finished';
+      go(`#/m/${encodeURIComponent(id)}/${finished ? 'winner' : 'standings'}`);
+    } else if (state === 'rejected') {
+      const problem = mine?.problem || (await rejected(id)).find((i) => i.seq === item.seq).problem;
+      await dismiss(item.seq);
+      showErrors(panel, problem.errors, problem.detail);
+    } else {
+      toast(t('sheet.saved_offline'));
+      await drawWaiting();
+      drawForm();
+    }
+  }
+
+  async function refresh() {
+    try {
+      view = { ...view, match: (await loadView(id)).match };
+    } catch {
+      return;
+    }
+    if (view.match.status === 'finished') {
+      go(`#/m/${encodeURIComponent(id)}/winner`, true);
+      return;
+    }
+    drawSummary();
+    const heading = form?.querySelector('h2');
+    if (heading) {
+      const queued = await drawWaiting();
+      heading.textContent = t('sheet.round_n', { n: view.match.rounds.length + queued + 1 });
+    }
+  }
+
+  replace(root, header(view, 'sheet'), summary, waiting);
+  drawSummary();
+  await drawWaiting();
+  await drawForm();
+  const stopLive = follow(id, view.match.private, refresh);
+  const stopOutbox = onOutboxChange((matchId) => { if (matchId === id) refresh(); });
+  return () => { stopLive(); stopOutbox(); };
+}
+
+export async function editRoundScreen(root, id, number) {
+  let view;
+  try { view = await loadView(id); } catch (error) { return errorScreen(root, error); }
+  const round = view.match.rounds[Number(number) - 1];
+  if (!round || !view.canWrite) return go(`#/m/${encodeURIComponent(id)}/history`, true);
+  const base = `#/m/${encodeURIComponent(id)}`;
+  const form = entryPanel(view, { round: round.number, initial: round.entry, saveLabel: t('edit.save'),
+    onSave: async (entry, panel) => {
+      try {
+        await call(`/matches/${encodeURIComponent(id)}/rounds/${round.number}`, { method: 'PUT',
+          body: entry, match: id, write: true, headers: { 'If-Match': `"${view.match.version}"` } });
+        toast(t('edit.saved', { n: round.number }));
+        go(`${base}/history`);
+      } catch (error) {
+        if (error instanceof Problem && error.status === 412) {
+          toast(t('error.stale'));
+          view = await loadView(id);
+          return;
+        }
+        showErrors(panel, error instanceof Problem ? error.errors : [], problemText(error));
+      }
+    } });
+  replace(root, header(view, 'history'), h('p', { class: 'hint panel' }, t('edit.lead', { n: round.number })),
+    form, h('a', { class: 'button secondary', href: `${base}/history` }, t('edit.cancel')));
+  return undefined;
+}

@@ -1,0 +1,165 @@
+"""Browser tests: a real ``tafelrunde serve`` on a free port with a temp SQLite file, driven by
+Debian's chromium through Playwright's sync API at a phone viewport (360×640).
+
+Without chromium the tests skip with a reason, except under ``CI`` where that is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+PHONE = {"width": 360, "height": 640}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass(frozen=True, slots=True)
+class Server:
+    base: str
+
+    def get(self, path: str, token: str | None = None) -> Any:
+        request = urllib.request.Request(self.base + path)
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+
+    def post(self, path: str, body: Any, token: str | None = None) -> Any:
+        request = urllib.request.Request(self.base + path, data=json.dumps(body).encode(),
+                                         method="POST",
+                                         headers={"Content-Type": "application/json"})
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+
+
+def start_server(workdir: Path) -> tuple[subprocess.Popen[bytes], Server]:
+    port = free_port()
+    env = {**os.environ, "TAFELRUNDE_DATABASE_URL": f"sqlite+aiosqlite:///{workdir / 'e2e.db'}"}
+    command = [sys.executable, "-c", "from api.cli import main; main()", "serve",
+               "--port", str(port)]
+    with (workdir / "server.log").open("wb") as server_log:
+        process = subprocess.Popen(command, cwd=workdir, env=env, stdout=subprocess.DEVNULL,
+                                   stderr=server_log)
+    server = Server(f"http://127.0.0.1:{port}")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            break
+        try:
+            if server.get("/api/v1/health") == {"status": "ok"}:
+                return process, server
+        except (urllib.error.URLError, ConnectionError, OSError):
+            time.sleep(0.2)
+    process.kill()
+    process.wait()
+    log = (workdir / "server.log").read_text(errors="replace")
+    raise RuntimeError(f"tafelrunde serve did not become healthy:\n{log}")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    process, running = start_server(tmp_path_factory.mktemp("server"))
+    yield running
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    executable = shutil.which("chromium") or shutil.which("chromium-browser")
+    if executable is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed, but CI needs the browser tests to run")
+        pytest.skip("chromium is not installed (Debian package `chromium`)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Phone:
+    """A browser context at phone size with page errors collected (any error fails the test)."""
+
+    context: Any
+    page: Any
+    base: str
+    errors: list[str] = field(default_factory=list)
+
+    def open(self, hash_route: str = "#/") -> None:
+        self.page.goto(f"{self.base}/{hash_route}")
+        self.page.wait_for_selector("body[data-ready]")
+
+    def wait_for_service_worker(self) -> None:
+        # wait_for_function evaluates a string, which the app's CSP forbids: poll instead.
+        deadline = time.monotonic() + 15
+        while not self.page.evaluate("() => navigator.serviceWorker.controller !== null"):
+            if time.monotonic() > deadline:
+                raise AssertionError("the service worker never took control of the page")
+            time.sleep(0.1)
+
+
+def new_phone(browser: Any, server: Server, locale: str = "en-US") -> Phone:
+    context = browser.new_context(viewport=PHONE, locale=locale, device_scale_factor=1,
+                                  has_touch=True, is_mobile=True)
+    context.set_default_timeout(10000)
+    page = context.new_page()
+    phone = Phone(context, page, server.base)
+    page.on("pageerror", lambda error: phone.errors.append(str(error)))
+    page.on("console", lambda message: phone.errors.append(message.text)
+            if message.type == "error" and "Failed to load resource" not in message.text else None)
+    return phone
+
+
+@pytest.fixture
+def phone(browser: Any, server: Server) -> Iterator[Phone]:
+    made = new_phone(browser, server)
+    yield made
+    made.context.close()
+    assert made.errors == []
+
+
+@pytest.fixture
+def second_phone(browser: Any, server: Server) -> Iterator[Phone]:
+    made = new_phone(browser, server)
+    yield made
+    made.context.close()
+    assert made.errors == []
+
+
+@pytest.fixture
+def german_phone(browser: Any, server: Server) -> Iterator[Phone]:
+    made = new_phone(browser, server, locale="de-CH")
+    yield made
+    made.context.close()
+    assert made.errors == []
