@@ -1,0 +1,147 @@
+"""The Litestar application: routes, problem details, OpenAPI, the PWA, headers and lifespan."""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from litestar import Litestar, get
+from litestar.config.cors import CORSConfig
+from litestar.datastructures import State
+from litestar.di import Provide
+from litestar.exceptions import HTTPException
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import (
+    Components,
+    OpenAPIMediaType,
+    OpenAPIType,
+    Schema,
+    SecurityScheme,
+)
+from litestar.static_files import create_static_files_router
+from litestar.types import Message, Scope
+from sqlalchemy import text
+
+from api.db.engine import create_engine
+from api.db.session import provide_session, session_maker, writer_lock
+from api.games.controllers import GameController
+from api.live import create_broker
+from api.matches import schemas
+from api.matches.controllers import MatchController
+from api.problems import (
+    BadRequest,
+    Problem,
+    documented,
+    http_exception_handler,
+    too_deep_handler,
+    unexpected_exception_handler,
+)
+from api.settings import Settings
+from scoring import registry
+
+SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
+     b"connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+NO_CACHE_PATHS = frozenset({"/", "/index.html", "/sw.js"})
+CLOSED_REQUEST_BODIES = (schemas.NewMatch,)
+
+
+class DatabaseUnavailable(Problem):
+    status_code = 503
+
+
+@get("/api/v1/health", operation_id="health", tags=["service"],
+     raises=[BadRequest, DatabaseUnavailable], responses=documented(DatabaseUnavailable))
+async def health(state: State) -> dict[str, str]:
+    """200 once the database answers."""
+    try:
+        async with state.sessions() as session:
+            await session.execute(text("SELECT 1"))
+    except Exception as error:
+        raise DatabaseUnavailable("The database does not answer.") from error
+    return {"status": "ok"}
+
+
+async def add_headers(message: Message, scope: Scope) -> None:
+    """Security headers on every response; index.html and sw.js always revalidated."""
+    if message["type"] != "http.response.start":
+        return
+    headers = list(message.get("headers", []))
+    headers += SECURITY_HEADERS
+    if scope.get("path") in NO_CACHE_PATHS:
+        headers = [h for h in headers if h[0].lower() != b"cache-control"]
+        headers.append((b"cache-control", b"no-cache"))
+    message["headers"] = headers
+
+
+def close_request_schemas(app: Litestar) -> None:
+    """Say in the OpenAPI schema what the service enforces beyond the Structs' types: request
+    bodies take no unknown fields, ``game`` is one of the registry's ids, and the export answers
+    CSV as well as JSON."""
+    schema = app.openapi_schema
+    components = schema.components.schemas or {}
+    for struct in CLOSED_REQUEST_BODIES:
+        component = components.get(struct.__name__)
+        if isinstance(component, Schema):
+            component.additional_properties = False
+    new_match = components.get(schemas.NewMatch.__name__)
+    game = new_match.properties.get("game") if isinstance(new_match, Schema) and \
+        new_match.properties else None
+    if isinstance(game, Schema):
+        game.enum = list(registry.all_games())
+    export = schema.paths and schema.paths.get("/api/v1/matches/{match_id}/export")
+    if export and export.get and export.get.responses:
+        ok = export.get.responses.get("200")
+        content = getattr(ok, "content", None)
+        if content is not None:
+            csv = OpenAPIMediaType(schema=Schema(type=OpenAPIType.STRING))
+            content["text/csv; charset=utf-8"] = csv
+
+
+def create_app(settings: Settings | None = None) -> Litestar:
+    settings = settings or Settings.from_env()
+    engine = create_engine(settings.database_url)
+    broker = create_broker(settings)
+
+    @asynccontextmanager
+    async def lifespan(_app: Litestar) -> AsyncIterator[None]:
+        await broker.start()
+        try:
+            yield
+        finally:
+            await broker.stop()
+            await engine.dispose()
+
+    route_handlers: list[Any] = [health, GameController, MatchController]
+    if settings.pwa_dir.is_dir():
+        route_handlers.append(create_static_files_router(
+            path="/", directories=[settings.pwa_dir], html_mode=True, include_in_schema=False,
+            name="pwa",
+        ))
+    app = Litestar(
+        route_handlers=route_handlers,
+        dependencies={"session": Provide(provide_session)},
+        state=State({"engine": engine, "sessions": session_maker(engine), "broker": broker,
+                     "settings": settings, "writer_lock": writer_lock(engine)}),
+        lifespan=[lifespan],
+        exception_handlers={HTTPException: http_exception_handler,
+                            RecursionError: too_deep_handler,
+                            Exception: unexpected_exception_handler},
+        before_send=[add_headers],
+        request_max_body_size=settings.max_body_bytes,
+        cors_config=CORSConfig(allow_origins=list(settings.cors_origins))
+        if settings.cors_origins else None,
+        openapi_config=OpenAPIConfig(
+            title="Tafelrunde", version="1.0.0", path="/schema",
+            description="Score-keeping for card games at a real table.",
+            components=Components(security_schemes={"bearer": SecurityScheme(
+                type="http", scheme="bearer",
+                description="The match's write token (or view token to read a private match)",
+            )}),
+        ),
+    )
+    close_request_schemas(app)
+    return app

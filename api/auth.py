@@ -1,0 +1,64 @@
+"""Bearer tokens for matches: random, 192 bits, only their SHA-256 stored.
+
+A match has a write token (record, correct, undo) and a view token (read a private match). No or
+a malformed ``Authorization`` header is 401; a well-formed token that is not this match's (or a
+view token used to write) is 403. Public matches can be read without any header; a header sent
+anyway is ignored there, so a stale token in an app never locks anyone out of a public match.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+
+from api.problems import Forbidden, Unauthorized
+
+TOKEN_BYTES = 24
+MAX_TOKEN_LENGTH = 200
+MATCH_TOKEN = "match"  # noqa: S105  (the kind of token, not a secret)
+
+
+@dataclass(frozen=True, slots=True)
+class TokenPair:
+    write: str
+    view: str
+
+
+def new_tokens() -> TokenPair:
+    return TokenPair(secrets.token_urlsafe(TOKEN_BYTES), secrets.token_urlsafe(TOKEN_BYTES))
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def bearer_token(authorization: str | None) -> str:
+    """The token of an ``Authorization: Bearer <token>`` header; 401 when missing or malformed."""
+    if authorization is None:
+        raise Unauthorized("This needs the match's token: Authorization: Bearer <token>.")
+    scheme, _, token = authorization.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > MAX_TOKEN_LENGTH:
+        raise Unauthorized("The Authorization header must read: Bearer <token>.")
+    return token
+
+
+def _matches(token: str, stored_hash: str) -> bool:
+    return hmac.compare_digest(token_hash(token), stored_hash)
+
+
+def require_write(authorization: str | None, write_hash: str) -> str:
+    """The kind of token that authorised a write; 401/403 otherwise."""
+    if not _matches(bearer_token(authorization), write_hash):
+        raise Forbidden("This token may not change this match.")
+    return MATCH_TOKEN
+
+
+def require_read(authorization: str | None, private: bool, write_hash: str, view_hash: str) -> None:
+    if not private:
+        return
+    token = bearer_token(authorization)
+    if not (_matches(token, write_hash) or _matches(token, view_hash)):
+        raise Forbidden("This token may not read this match.")

@@ -1,0 +1,1 @@
+"""Persistence: the engine per dialect, the tables, and the per-request session."""

@@ -1,0 +1,63 @@
+"""One async engine per database URL, tuned per dialect.
+
+SQLite: WAL (readers never wait for the writer), foreign keys on, a busy timeout, and
+``synchronous=NORMAL``. The stdlib driver's own transaction handling is switched off and
+SQLAlchemy's ``begin`` emits the BEGIN itself, so every transaction really is one: a write
+transaction starts with ``BEGIN IMMEDIATE`` and takes the database's write lock at once, which
+serialises writers without the lock-upgrade deadlocks a deferred BEGIN can run into. Reads use a
+plain deferred BEGIN and never wait for a writer.
+
+Migrations on SQLite run with foreign keys off: batch mode recreates tables.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from sqlalchemy import event
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import ConnectionPoolEntry
+
+WRITE = "tafelrunde_write"
+"""Execution option that marks a connection's transaction as a write (BEGIN IMMEDIATE)."""
+
+BUSY_TIMEOUT_MS = 30_000
+
+
+def _json_text(value: Any) -> str:
+    return msgspec.json.encode(value).decode()
+
+
+# JSON columns (entries, results, the match snapshot) go through msgspec: several times faster.
+JSON_CODECS: dict[str, Any] = {"json_serializer": _json_text,
+                               "json_deserializer": msgspec.json.decode}
+
+
+def create_engine(url: str, *, for_migrations: bool = False) -> AsyncEngine:
+    if url.startswith("sqlite"):
+        return _sqlite_engine(url, foreign_keys=not for_migrations)
+    return create_async_engine(url, pool_pre_ping=True, **JSON_CODECS)
+
+
+def _sqlite_engine(url: str, *, foreign_keys: bool) -> AsyncEngine:
+    engine = create_async_engine(
+        url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}, **JSON_CODECS)
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
+        cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        writes = connection.get_execution_options().get(WRITE, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+
+    return engine

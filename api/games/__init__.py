@@ -1,0 +1,1 @@
+"""The games this server knows, described by the scoring registry."""

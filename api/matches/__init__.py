@@ -1,0 +1,1 @@
+"""Matches and their rounds: create, read, record, correct, undo, guide, export, history, live."""

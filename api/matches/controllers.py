@@ -1,0 +1,185 @@
+"""HTTP handlers for matches: thin wrappers around :mod:`api.matches.service`."""
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Annotated, Any, Literal
+
+import msgspec
+from litestar import Controller, Request, Response, delete, get, post, put
+from litestar.datastructures import ResponseHeader, State
+from litestar.di import NamedDependency
+from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from api.db.models import IDEMPOTENCY_KEY_LENGTH, MATCH_ID_LENGTH
+from api.live import Broker
+from api.matches import export, service
+from api.matches import schemas as s
+from api.problems import (
+    BadRequest,
+    Conflict,
+    ContentTooLarge,
+    Forbidden,
+    NotFound,
+    PreconditionFailed,
+    Unauthorized,
+    Unprocessable,
+    documented,
+    invalid_body,
+)
+
+PING_SECONDS = 15.0
+Session = NamedDependency[AsyncSession]
+MAX_ROUND = 10_000
+
+MatchId = Annotated[str, PathParameter(
+    title="Match id", min_length=1, max_length=MATCH_ID_LENGTH, pattern=r"^[A-Za-z0-9_-]+$",
+)]
+RoundNumber = Annotated[int, PathParameter(title="Round number", ge=1, le=MAX_ROUND)]
+Entry = JSONBody[dict[str, Any]]
+GuideRound = Annotated[int | None, QueryParameter(name="round", ge=1, le=MAX_ROUND)]
+IfMatch = Annotated[str | None, HeaderParameter(
+    name="If-Match", max_length=40, description='The match version, e.g. "7"; stale → 412',
+)]
+IdempotencyKey = Annotated[str | None, HeaderParameter(
+    name="Idempotency-Key", min_length=1, max_length=IDEMPOTENCY_KEY_LENGTH,
+    description="Same key and body → the first response again; another body → 422",
+)]
+
+READ = [BadRequest, Unauthorized, Forbidden, NotFound]
+WRITE = [*READ, ContentTooLarge, Conflict, PreconditionFailed, Unprocessable]
+SECURITY: list[dict[str, list[str]]] = [{}, {"bearer": []}]
+
+
+def _authorization(request: Request[Any, Any, Any]) -> str | None:
+    return request.headers.get("authorization")
+
+
+def _broker(request: Request[Any, Any, Any]) -> Broker:
+    broker: Broker = request.app.state.broker
+    return broker
+
+
+class MatchController(Controller):
+    path = "/api/v1/matches"
+    tags = ("matches",)
+
+    @post("/", operation_id="createMatch", status_code=201, raises=[BadRequest, Unprocessable],
+          responses=documented(BadRequest, ContentTooLarge, Unprocessable))
+    async def create(
+        self, request: Request[Any, Any, Any], session: Session, data: JSONBody[s.NewMatch],
+    ) -> Response[s.CreatedMatch]:
+        """Create a match; the answer holds its write token and view token, shown only once."""
+        # Litestar converts bodies leniently ("private": 0 would pass as false); a wrong type
+        # is the client's mistake, so the body is checked once more, strictly.
+        try:
+            new_match = msgspec.convert(await request.json(), s.NewMatch)
+        except msgspec.ValidationError as error:
+            raise invalid_body(error) from None
+        created = await service.create_match(session, new_match)
+        return Response(created, status_code=201,
+                        headers={"Location": f"{self.path}/{created.id}"})
+
+    @get("/{match_id:str}", operation_id="getMatch", raises=READ, responses=documented(*READ),
+         security=SECURITY,
+         response_headers=[ResponseHeader(name="ETag", documentation_only=True,
+                                          description="The match version as an entity tag")])
+    async def read(self, request: Request[Any, Any, Any], session: Session,
+                   match_id: MatchId) -> Response[s.Match]:
+        """The match with every round and the standings."""
+        match = await service.read_match(session, match_id, _authorization(request))
+        return Response(match, headers={"ETag": f'"{match.version}"'})
+
+    @post("/{match_id:str}/rounds", operation_id="recordRound", status_code=201, raises=WRITE,
+          responses=documented(*WRITE), security=[{"bearer": []}])
+    async def record(
+        self, request: Request[Any, Any, Any], session: Session,
+        match_id: MatchId, data: Entry, idempotency_key: IdempotencyKey = None,
+    ) -> Response[s.RoundWritten]:
+        """Record the next round: the game's round entry (or ``{"entry": ...}``)."""
+        idempotency = None if idempotency_key is None else (
+            idempotency_key, service.fingerprint("POST", request.url.path, data))
+        written = await service.record_round(
+            session, _broker(request), match_id, _authorization(request), data, idempotency)
+        if isinstance(written, service.Replay):
+            return Response(written.body, status_code=written.status)
+        return Response(written, status_code=201)
+
+    @put("/{match_id:str}/rounds/{number:int}", operation_id="correctRound", raises=WRITE,
+         responses=documented(*WRITE), security=[{"bearer": []}])
+    async def correct(
+        self, request: Request[Any, Any, Any], session: Session,
+        match_id: MatchId, number: RoundNumber, data: Entry, if_match: IfMatch = None,
+    ) -> s.RoundWritten:
+        """Correct a round; every later round and the standings are folded again."""
+        return await service.correct_round(
+            session, _broker(request), match_id, number, _authorization(request), if_match, data)
+
+    @delete("/{match_id:str}/rounds/{number:int}", operation_id="undoRound", raises=WRITE,
+            responses=documented(*WRITE), security=[{"bearer": []}])
+    async def undo(
+        self, request: Request[Any, Any, Any], session: Session,
+        match_id: MatchId, number: RoundNumber, if_match: IfMatch = None,
+    ) -> None:
+        """Undo the last round (only the last one)."""
+        await service.undo_round(
+            session, _broker(request), match_id, number, _authorization(request), if_match)
+
+    @post("/{match_id:str}/guide", operation_id="guideRound", status_code=200, opt={"reads": True},
+          raises=[*READ, Unprocessable], responses=documented(*READ, ContentTooLarge),
+          security=SECURITY)
+    async def guide(
+        self, request: Request[Any, Any, Any], session: Session, match_id: MatchId,
+        data: Entry,
+        round_number: GuideRound = None,
+    ) -> s.Guide:
+        """Help for a partly entered round from the game (running numbers, what is left)."""
+        return await service.guide(session, match_id, _authorization(request), data, round_number)
+
+    @get("/{match_id:str}/history", operation_id="matchHistory", raises=READ,
+         responses=documented(*READ), security=SECURITY)
+    async def history(self, request: Request[Any, Any, Any], session: Session,
+                      match_id: MatchId) -> list[s.HistoryItem]:
+        """Every write to the match, oldest first, with old and new entries."""
+        return await service.history(session, match_id, _authorization(request))
+
+    @get("/{match_id:str}/export", operation_id="exportMatch", raises=READ,
+         responses=documented(*READ), security=SECURITY)
+    async def export(
+        self, request: Request[Any, Any, Any], session: Session, match_id: MatchId,
+        format_: Annotated[Literal["csv", "json"], QueryParameter(name="format")] = "csv",
+        sep: Annotated[Literal[",", ";"], QueryParameter()] = ",",
+    ) -> Response[s.ScoreSheet]:
+        """The score sheet, round by round with running totals, as CSV or JSON."""
+        match = await service.read_match(session, match_id, _authorization(request))
+        filename = f"{match.game}-{match.id}.{format_}"
+        headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
+        if format_ == "json":
+            sheet = s.ScoreSheet(match=match, exported_at=service.now())
+            return Response(sheet, headers=headers)
+        return Response(export.score_sheet_csv(match, sep),  # type: ignore[arg-type]
+                        media_type="text/csv; charset=utf-8", headers=headers)
+
+    @get("/{match_id:str}/events", operation_id="matchEvents", raises=READ,
+         responses=documented(*READ), security=SECURITY)
+    async def events(self, request: Request[Any, Any, Any], state: State,
+                     match_id: MatchId) -> ServerSentEvent:
+        """Server-Sent Events: a ``change`` (version, action, round) after each write."""
+        async with state.sessions() as session:
+            await service.read_match(session, match_id, _authorization(request))
+        return ServerSentEvent(_changes(_broker(request), match_id))
+
+
+async def _changes(broker: Broker, match_id: str) -> AsyncIterator[ServerSentEventMessage]:
+    async with broker.subscribe(match_id) as queue:
+        yield ServerSentEventMessage(comment="subscribed")
+        while True:
+            try:
+                change = await asyncio.wait_for(queue.get(), PING_SECONDS)
+            except TimeoutError:
+                yield ServerSentEventMessage(comment="ping")
+                continue
+            yield ServerSentEventMessage(
+                event="change", data=msgspec.json.encode(change).decode(),
+            )

@@ -1,0 +1,99 @@
+"""The request and response bodies of the match endpoints.
+
+Request bodies forbid unknown fields (400) and the OpenAPI schema says so
+(``additionalProperties: false``, see :func:`api.app.close_request_schemas`). Round entries are
+game-specific: their body is any JSON object the game's ``read_entry`` checks (422 with paths).
+"""
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+MAX_PLAYERS_IN_BODY = 64
+MAX_NAME_IN_BODY = 200
+
+
+class NewMatch(msgspec.Struct, forbid_unknown_fields=True):
+    game: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    players: Annotated[
+        list[Annotated[str, msgspec.Meta(max_length=MAX_NAME_IN_BODY)]],
+        msgspec.Meta(max_length=MAX_PLAYERS_IN_BODY),
+    ]
+    options: dict[str, Any] = {}
+    private: bool = False
+
+
+class Player(msgspec.Struct):
+    seat: int
+    name: str
+
+
+class Reason(msgspec.Struct):
+    code: str
+    message: str
+    params: dict[str, Any]
+
+
+class Round(msgspec.Struct):
+    number: int
+    entry: Any
+    result: dict[str, Any]
+    totals: dict[str, Any]
+
+
+class Match(msgspec.Struct):
+    id: str
+    game: str
+    players: list[Player]
+    options: dict[str, Any]
+    private: bool
+    status: Literal["in_progress", "finished"]
+    winners: list[int]
+    reason: Reason | None
+    next_dealer: int
+    rounds: list[Round]
+    standings: list[dict[str, Any]]
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+
+class CreatedMatch(Match):
+    token: str
+    view_token: str
+
+
+class RoundWritten(msgspec.Struct):
+    """A recorded or corrected round with what changed for the match as a whole."""
+
+    number: int
+    entry: Any
+    result: dict[str, Any]
+    totals: dict[str, Any]
+    version: int
+    status: Literal["in_progress", "finished"]
+    winners: list[int]
+    reason: Reason | None
+    next_dealer: int
+    standings: list[dict[str, Any]]
+
+
+class Guide(msgspec.Struct):
+    guide: dict[str, Any]
+
+
+class HistoryItem(msgspec.Struct):
+    at: datetime
+    action: Literal["create", "round_added", "round_corrected", "round_undone"]
+    round: int | None
+    old_entry: Any
+    new_entry: Any
+    token_kind: str
+
+
+class ScoreSheet(msgspec.Struct):
+    """The JSON export: the match without its tokens, round by round with running totals."""
+
+    match: Match
+    exported_at: datetime

@@ -1,0 +1,124 @@
+"""A real ``tafelrunde serve`` process: migrates a new database, answers, serves the app and
+streams changes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+
+import httpx
+import pytest
+
+from api.settings import REPO_ROOT
+
+pytestmark = pytest.mark.slow
+PWA_INDEX = REPO_ROOT / "pwa" / "index.html"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a server started in an empty working directory."""
+    cwd = tmp_path_factory.mktemp("serve")
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAFELRUNDE_")}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
+        cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.strip() == f"Tafelrunde is running at http://127.0.0.1:{port}/", line
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                httpx.get(f"{base}/api/v1/health", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        assert (cwd / "tafelrunde.db").exists()
+        yield base
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+def test_the_server_answers_health(server: str) -> None:
+    response = httpx.get(f"{server}/api/v1/health")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+def test_the_server_serves_the_app_at_the_root(server: str) -> None:
+    response = httpx.get(f"{server}/")
+    if PWA_INDEX.exists():
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/html")
+        assert response.headers["cache-control"] == "no-cache"
+        assert response.text == PWA_INDEX.read_text(encoding="utf-8")
+        worker = httpx.get(f"{server}/sw.js")
+        assert worker.status_code == 200
+        assert worker.headers["cache-control"] == "no-cache"
+    else:
+        assert response.status_code == 404
+    assert response.headers["x-content-type-options"] == "nosniff"
+
+
+def test_the_openapi_schema_is_served(server: str) -> None:
+    schema = httpx.get(f"{server}/schema/openapi.json").json()
+    assert schema["openapi"].startswith("3.1")
+    assert "/api/v1/matches/{match_id}/rounds" in schema["paths"]
+
+
+@pytest.fixture
+async def http(server: str) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=server, timeout=5) as client:
+        yield client
+
+
+async def test_a_subscriber_hears_of_a_new_round_within_two_seconds(
+    http: httpx.AsyncClient,
+) -> None:
+    created = (await http.post("/api/v1/matches", json={
+        "game": "tschau-sepp", "players": ["Ann", "Bea"]})).json()
+    url = f"/api/v1/matches/{created['id']}"
+    async with http.stream("GET", f"{url}/events") as stream:
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        lines = stream.aiter_lines()
+        assert (await anext(lines)).startswith(":")  # subscribed: the POST below cannot be missed
+        posted = await http.post(f"{url}/rounds", json={"winner": 0, "penalty": [0, 4]},
+                                 headers={"Authorization": f"Bearer {created['token']}"})
+        assert posted.status_code == 201
+
+        async def next_change() -> dict[str, object]:
+            event = None
+            async for line in lines:
+                if line.startswith("event:"):
+                    event = line.split(":", 1)[1].strip()
+                elif line.startswith("data:") and event == "change":
+                    change: dict[str, object] = json.loads(line.split(":", 1)[1])
+                    return change
+            raise AssertionError("the stream ended")
+
+        change = await asyncio.wait_for(next_change(), timeout=2)
+    assert change == {"version": 2, "action": "round_added", "round": 1}

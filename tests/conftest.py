@@ -1,0 +1,113 @@
+"""Shared fixtures: an API client over a migrated database, SQLite or PostgreSQL.
+
+SQLite: one migrated template file per session, copied for every test. PostgreSQL
+(``TAFELRUNDE_TEST_POSTGRES_URL``, default the local ``test`` database): a fresh database per
+session, created next to it and migrated to head, with every table emptied before each test.
+Unreachable PostgreSQL skips those tests with the reason, except in CI (env ``CI`` set), where
+it fails them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+import shutil
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import asyncpg  # type: ignore[import-untyped]
+import pytest
+from litestar.testing import AsyncTestClient
+from sqlalchemy.engine import make_url
+
+from api import cli
+from api.app import create_app
+from api.settings import Settings
+
+POSTGRES_URL = os.environ.get(
+    "TAFELRUNDE_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+
+
+def _dsn(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+async def _admin(url: str, statement: str) -> None:
+    connection = await asyncpg.connect(_dsn(url), timeout=3)
+    try:
+        await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> str:
+    """The URL of a reachable PostgreSQL server's maintenance database."""
+    try:
+        asyncio.run(_admin(POSTGRES_URL, "SELECT 1"))
+    except (OSError, asyncpg.PostgresError, TimeoutError) as error:
+        reason = f"PostgreSQL at {POSTGRES_URL} is unreachable: {error}"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return POSTGRES_URL
+
+
+@pytest.fixture(scope="session")
+def postgres_url(postgres_server: str) -> Iterator[str]:
+    """A database of its own for this test session, migrated to head."""
+    name = f"tafelrunde_api_{secrets.token_hex(4)}"
+    asyncio.run(_admin(postgres_server, f'CREATE DATABASE "{name}"'))
+    url = make_url(postgres_server).set(database=name).render_as_string(hide_password=False)
+    try:
+        cli.upgrade(url)
+        yield url
+    finally:
+        asyncio.run(_admin(postgres_server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("template") / "tafelrunde.db"
+    cli.upgrade(f"sqlite+aiosqlite:///{path}")
+    return path
+
+
+async def _truncate_all(url: str) -> None:
+    connection = await asyncpg.connect(_dsn(url), timeout=3)
+    try:
+        tables = [r["tablename"] for r in await connection.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' "
+            "AND tablename <> 'alembic_version'")]
+        quoted = ", ".join(f'"{table}"' for table in tables)
+        await connection.execute(f"TRUNCATE {quoted} RESTART IDENTITY CASCADE")
+    finally:
+        await connection.close()
+
+
+def _empty_tables(url: str) -> None:
+    """Every table of the migrated schema emptied, whoever added it."""
+    asyncio.run(_truncate_all(url))
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template: Path) -> str:
+    if request.param == "sqlite":
+        path = tmp_path / "tafelrunde.db"
+        shutil.copy(sqlite_template, path)
+        return f"sqlite+aiosqlite:///{path}"
+    url: str = request.getfixturevalue("postgres_url")
+    _empty_tables(url)
+    return url
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    return Settings(database_url=database_url)
+
+
+@pytest.fixture
+async def client(settings: Settings) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
+    async with AsyncTestClient(app=create_app(settings)) as test_client:
+        yield test_client
