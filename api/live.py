@@ -1,21 +1,33 @@
 """Live change events for open phones: ``publish(match_id, change)`` / ``subscribe(match_id)``.
 
-The broker is chosen by ``Settings.live_backend``. ``memory`` (the default) reaches subscribers
-in this process only; a broker for several processes (PostgreSQL LISTEN/NOTIFY) implements the
-same :class:`Broker` protocol. A slow subscriber never holds up a write: its queue is bounded and
-it drops the oldest change, since every change only says "read the match again".
+The broker is chosen by ``Settings.live_backend``: ``memory`` reaches subscribers in this process
+only; ``postgres`` sends every change through PostgreSQL ``NOTIFY`` so that the phones connected
+to any server process on the same database hear it; ``auto`` (the default) takes ``postgres``
+for a PostgreSQL database and ``memory`` for SQLite (which one process serves).
+A slow subscriber never holds up a write: its queue is bounded and it drops the oldest change,
+since every change only says "read the match again".
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import logging
 from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Protocol
 
+import asyncpg
+from sqlalchemy.engine import make_url
+
 from api.settings import Settings
+
+CHANNEL = "tafelrunde_changes"
+RECONNECT_SECONDS = 1.0
+log = logging.getLogger(__name__)
 
 QUEUE_SIZE = 64
 
@@ -52,6 +64,10 @@ class MemoryBroker:
         self._queues.clear()
 
     async def publish(self, match_id: str, change: Change) -> None:
+        self.deliver(match_id, change)
+
+    def deliver(self, match_id: str, change: Change) -> None:
+        """Hand a change to this process's subscribers of ``match_id``."""
         for queue in self._queues.get(match_id, ()):
             if queue.full():
                 queue.get_nowait()
@@ -69,7 +85,82 @@ class MemoryBroker:
                 del self._queues[match_id]
 
 
+class PostgresBroker:
+    """Changes travel through PostgreSQL ``NOTIFY``, so every server process on the database hears
+    them, including the one that published (it delivers only what comes back from the database,
+    so a change reaches each phone exactly once whichever process it is connected to).
+    """
+
+    def __init__(self, database_url: str) -> None:
+        self._dsn = make_url(database_url).set(drivername="postgresql").render_as_string(
+            hide_password=False)
+        self._local = MemoryBroker()
+        self._listener: asyncpg.Connection | None = None
+        self._listening: asyncio.Task[None] | None = None
+        self._publisher: asyncpg.Connection | None = None
+        # One publishing connection runs one statement at a time.
+        self._publishing = asyncio.Lock()
+
+    async def start(self) -> None:
+        self._listening = asyncio.create_task(self._listen())
+
+    async def _listen(self) -> None:
+        """Keep one listening connection open; reconnect when the database goes away."""
+        while True:
+            try:
+                await self._listen_once()
+            except (OSError, asyncpg.PostgresError):
+                log.warning("live changes: cannot listen on the database; retrying",
+                            exc_info=True)
+            await asyncio.sleep(RECONNECT_SECONDS)
+
+    async def _listen_once(self) -> None:
+        """Listen until this connection closes."""
+        closed = asyncio.Event()
+        self._listener = await asyncpg.connect(self._dsn)
+        self._listener.add_termination_listener(lambda _connection: closed.set())
+        await self._listener.add_listener(CHANNEL, self._heard)
+        await closed.wait()
+
+    async def stop(self) -> None:
+        if self._listening is not None:
+            self._listening.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listening
+        for connection in (self._listener, self._publisher):
+            if connection is not None and not connection.is_closed():
+                await connection.close()
+        self._listener = self._publisher = None
+        await self._local.stop()
+
+    async def publish(self, match_id: str, change: Change) -> None:
+        payload = json.dumps({"key": match_id, "version": change.version,
+                              "action": change.action, "round": change.round})
+        async with self._publishing:
+            try:
+                if self._publisher is None or self._publisher.is_closed():
+                    self._publisher = await asyncpg.connect(self._dsn)
+                await self._publisher.execute("SELECT pg_notify($1, $2)", CHANNEL, payload)
+            except (OSError, asyncpg.PostgresError):
+                # The write is committed; a lost notice only delays phones until their next read.
+                log.warning("could not send a live change for %s", match_id, exc_info=True)
+                self._publisher = None
+
+    def subscribe(self, match_id: str) -> AbstractAsyncContextManager[asyncio.Queue[Change]]:
+        return self._local.subscribe(match_id)
+
+    def _heard(self, _connection: object, _pid: int, _channel: str, payload: str) -> None:
+        notice = json.loads(payload)
+        self._local.deliver(notice["key"],
+                            Change(notice["version"], notice["action"], notice["round"]))
+
+
 def create_broker(settings: Settings) -> Broker:
-    if settings.live_backend != "memory":
-        raise ValueError(f"unknown live backend {settings.live_backend!r}")
-    return MemoryBroker()
+    backend = settings.live_backend
+    if backend == "auto":
+        backend = "memory" if settings.is_sqlite else "postgres"
+    if backend == "memory":
+        return MemoryBroker()
+    if backend == "postgres":
+        return PostgresBroker(settings.database_url)
+    raise ValueError(f"unknown live backend {settings.live_backend!r}")

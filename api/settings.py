@@ -25,7 +25,7 @@ class Settings:
     cors_origins: tuple[str, ...] = ()
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     pwa_dir: Path = field(default_factory=lambda: REPO_ROOT / "pwa")
-    live_backend: str = "memory"
+    live_backend: str = "auto"
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

@@ -13,8 +13,16 @@ import asyncio
 import os
 import secrets
 import shutil
-from collections.abc import AsyncIterator, Iterator
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+
+import httpx
 
 import asyncpg  # type: ignore[import-untyped]
 import pytest
@@ -111,3 +119,55 @@ def settings(database_url: str) -> Settings:
 async def client(settings: Settings) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
     async with AsyncTestClient(app=create_app(settings)) as test_client:
         yield test_client
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextmanager
+def _serving(cwd: Path, database_url: str | None = None) -> Iterator[str]:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAFELRUNDE_")}
+    if database_url is not None:
+        env["TAFELRUNDE_DATABASE_URL"] = database_url
+    process = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
+        cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.strip() == f"Tafelrunde is running at http://127.0.0.1:{port}/", line
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                httpx.get(f"{base}/api/v1/health", timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.05)
+        yield base
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+ServerFactory = Callable[..., AbstractContextManager[str]]
+
+
+@pytest.fixture(scope="session")
+def serve() -> ServerFactory:
+    """Start a real ``tafelrunde serve`` process: ``with serve(cwd, database_url) as base_url``.
+
+    Without a database URL the server uses ``tafelrunde.db`` in ``cwd``, as a user's would.
+    """
+    return _serving

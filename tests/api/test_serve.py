@@ -5,62 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import pytest
 
 from api.settings import REPO_ROOT
+from tests.conftest import ServerFactory
 
 pytestmark = pytest.mark.slow
 PWA_INDEX = REPO_ROOT / "pwa" / "index.html"
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server(tmp_path_factory: pytest.TempPathFactory, serve: ServerFactory) -> Iterator[str]:
     """The base URL of a server started in an empty working directory."""
     cwd = tmp_path_factory.mktemp("serve")
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("TAFELRUNDE_")}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
-        cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert line.strip() == f"Tafelrunde is running at http://127.0.0.1:{port}/", line
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
-            try:
-                httpx.get(f"{base}/api/v1/health", timeout=1)
-                break
-            except httpx.TransportError:
-                time.sleep(0.05)
+    with serve(cwd) as base:
         assert (cwd / "tafelrunde.db").exists()
         yield base
-    finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stdout is not None:
-            process.stdout.close()
 
 
 def test_the_server_answers_health(server: str) -> None:
