@@ -2,7 +2,7 @@
 // as fallback, writes never cached; background sync replays the outbox.
 import { replay } from './js/outbox.js';
 
-const VERSION = 'tafelrunde-v1';
+const VERSION = 'tafelrunde-v2';
 const PRECACHE = [
   './', 'index.html', 'manifest.webmanifest', 'css/app.css', 'i18n/de.json', 'i18n/en.json',
   'icons/icon.svg', 'icons/icon-192.png', 'icons/icon-512.png', 'icons/maskable-512.png',

@@ -1,6 +1,6 @@
 // Fetch wrapper for /api/v1: JSON in and out, the match's token as Authorization, problem details
-// turned into a Problem whose `errors` name the fields.
-import { readToken, writeToken } from './store.js';
+// turned into a Problem whose `errors` name the fields. Every write names this device (X-Device-Id).
+import { deviceId, readToken, writeToken } from './store.js';
 
 const BASE = '/api/v1';
 
@@ -27,6 +27,7 @@ export function authHeaders(token) {
 export async function call(path, { method = 'GET', body, match, write = false, headers = {} } = {}) {
   const token = match ? (write ? writeToken(match) : readToken(match)) : null;
   const all = { Accept: 'application/json', ...authHeaders(token), ...headers };
+  if (method !== 'GET') all['X-Device-Id'] = deviceId();
   if (body !== undefined) all['Content-Type'] = 'application/json';
   let response;
   try {

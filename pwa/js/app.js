@@ -9,15 +9,44 @@ import { standingsScreen } from './screens/standings.js';
 import { winnerScreen } from './screens/winner.js';
 import { historyScreen } from './screens/history.js';
 import { shareScreen } from './screens/share.js';
+import { getMatch } from './api.js';
+import { errorScreen } from './match-view.js';
+import { tokensFor } from './store.js';
+
+/** Tournament screens are loaded when first opened: they are not part of the first visit. */
+const later = (module, name) => async (root, ...params) => {
+  let screen;
+  try { screen = (await import(module))[name]; } catch (error) { return errorScreen(root, error); }
+  return screen(root, ...params);
+};
+
+/** A finished tournament match also shows the table's confirmation under the winner. */
+async function winnerAndConfirm(root, id) {
+  await winnerScreen(root, id);
+  const drawn = root.firstElementChild;
+  const match = await getMatch(id).catch(() => null);
+  const place = match?.tournament || tokensFor(id).tournament;
+  if (!match || !place || match.status !== 'finished') return undefined;
+  const confirm = await import('./tournaments/confirm.js').catch(() => null);
+  // Another render may have replaced this screen meanwhile (e.g. a live update and the save both
+  // open the winner): only the screen still shown gets the panel.
+  if (!confirm || root.firstElementChild !== drawn) return undefined;
+  return confirm.confirmPanel(root, match, place);
+}
 
 route(/^\/$/, startScreen);
 route(/^\/new$/, newMatchScreen);
 route(/^\/m\/([^/]+)$/, sheetScreen);
 route(/^\/m\/([^/]+)\/standings$/, standingsScreen);
-route(/^\/m\/([^/]+)\/winner$/, winnerScreen);
+route(/^\/m\/([^/]+)\/winner$/, winnerAndConfirm);
 route(/^\/m\/([^/]+)\/history$/, historyScreen);
 route(/^\/m\/([^/]+)\/rounds\/(\d+)$/, editRoundScreen);
 route(/^\/m\/([^/]+)\/share$/, shareScreen);
+route(/^\/t\/new$/, later('./tournaments/new.js', 'newTournamentScreen'));
+route(/^\/t\/([^/]+)$/, later('./tournaments/dashboard.js', 'dashboardScreen'));
+route(/^\/t\/([^/]+)\/board$/, later('./tournaments/board.js', 'boardScreen'));
+route(/^\/t\/([^/]+)\/r\/(\d+)\/cards$/, later('./tournaments/cards.js', 'cardsScreen'));
+route(/^\/t\/([^/]+)\/p\/(\d+)$/, later('./tournaments/player.js', 'playerScreen'));
 
 function labelChrome() {
   const toggle = document.getElementById('lang');

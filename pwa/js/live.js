@@ -6,14 +6,19 @@ import { readToken } from './store.js';
 const RETRY_MS = 2000;
 
 export function follow(id, isPrivate, onChange) {
-  const url = `/api/v1/matches/${encodeURIComponent(id)}/events`;
-  if (!isPrivate && typeof EventSource === 'function') {
+  return followEvents(`/api/v1/matches/${encodeURIComponent(id)}/events`, isPrivate ? readToken(id) : null,
+    onChange);
+}
+
+/** Any event stream of the API (a match's, a tournament's); a token makes it a streaming fetch. */
+export function followEvents(url, token, onChange) {
+  if (!token && typeof EventSource === 'function') {
     const source = new EventSource(url);
     source.addEventListener('change', (event) => onChange(parse(event.data)));
     return () => source.close();
   }
   const abort = new AbortController();
-  streamEvents(url, readToken(id), abort.signal, onChange);
+  streamEvents(url, token, abort.signal, onChange);
   return () => abort.abort();
 }
 

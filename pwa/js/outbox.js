@@ -5,6 +5,8 @@
 // (order matters: round 5 must not overtake round 4); a 4xx answer moves it to `rejected` with the
 // problem so the page can show it; a 2xx removes it. Writers on a match are told via a
 // BroadcastChannel so every open page refreshes.
+import { deviceId } from './store.js';
+
 const DB = 'tafelrunde';
 const OUTBOX = 'outbox';
 const REJECTED = 'rejected';
@@ -37,7 +39,9 @@ async function run(store, mode, work) {
 const all = (store) => run(store, 'readonly', (s) => s.getAll());
 
 export async function enqueue({ matchId, body, token }) {
-  const item = { matchId, body, token, key: crypto.randomUUID(), at: new Date().toISOString() };
+  // The device id is read here, in the page: the service worker has no localStorage.
+  const item = { matchId, body, token, device: deviceId(), key: crypto.randomUUID(),
+    at: new Date().toISOString() };
   item.seq = await run(OUTBOX, 'readwrite', (s) => s.add(item));
   announce(matchId);
   return item;
@@ -64,6 +68,7 @@ async function send(item) {
     headers: {
       'Content-Type': 'application/json', Accept: 'application/json',
       'Idempotency-Key': item.key, ...(item.token ? { Authorization: `Bearer ${item.token}` } : {}),
+      ...(item.device ? { 'X-Device-Id': item.device } : {}),
     },
     body: JSON.stringify(item.body),
   });

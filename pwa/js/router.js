@@ -1,7 +1,10 @@
 // Hash routes: #/, #/new, #/open, #/m/<id>, #/m/<id>/standings|winner|history|share,
 // #/m/<id>/rounds/<n>. Share links carry ?t=<edit token> or ?v=<view token>: stored, then
-// stripped from the address so they do not linger in the history or a screenshot.
-import { storeTokens } from './store.js';
+// stripped from the address so they do not linger in the history or a screenshot. A table link
+// of a tournament adds &tt=<tournament>.<round>.<table>.
+// Tournaments: #/t/new, #/t/<id>, #/t/<id>/board, #/t/<id>/r/<n>/cards, #/t/<id>/p/<player>;
+// a private tournament's link carries ?v=<view token>, kept the same way.
+import { rememberTournament, storeTokens } from './store.js';
 
 const routes = [];
 let cleanup = null;
@@ -30,7 +33,14 @@ export async function render() {
   const { path, query } = parse();
   const id = /^\/m\/([^/]+)/.exec(path)?.[1];
   if (id && (query.has('t') || query.has('v'))) {
-    storeTokens(decodeURIComponent(id), { token: query.get('t'), view: query.get('v') });
+    const [tid, round, table] = (query.get('tt') || '').split('.');
+    storeTokens(decodeURIComponent(id), { token: query.get('t'), view: query.get('v'),
+      tournament: table ? { id: tid, round: Number(round), table: Number(table) } : null });
+    history.replaceState(null, '', `#${path}`);
+  }
+  const tournament = /^\/t\/([^/]+)/.exec(path)?.[1];
+  if (tournament && query.has('v')) {
+    rememberTournament({ id: decodeURIComponent(tournament) }, { view: query.get('v') });
     history.replaceState(null, '', `#${path}`);
   }
   if (cleanup) cleanup();

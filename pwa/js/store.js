@@ -34,13 +34,52 @@ export function rememberNames(names) {
 
 export const tokensFor = (id) => read(TOKENS, {})[id] || {};
 
-/** Keeps the stronger token: an edit token is never replaced by a view token. */
-export function storeTokens(id, { token, view }) {
+/**
+ * Keeps the stronger token: an edit token is never replaced by a view token. A table link also
+ * names the match's place in its tournament ({id, round, table}); an organiser's token is marked so
+ * it is never offered as a share link.
+ */
+export function storeTokens(id, { token, view, tournament, organiser = false }) {
   const all = read(TOKENS, {});
   const had = all[id] || {};
-  all[id] = { token: token || had.token, view: view || had.view };
+  all[id] = { token: token || had.token, view: view || had.view, tournament: tournament || had.tournament,
+    organiser: token ? organiser : had.organiser };
   write(TOKENS, all);
 }
 
 export const writeToken = (id) => tokensFor(id).token || null;
 export const readToken = (id) => tokensFor(id).token || tokensFor(id).view || null;
+
+const TOURNAMENTS = 'tafelrunde.tournaments';
+const DEVICE = 'tafelrunde.device';
+
+/** Tournaments opened on this device, newest first, with the organiser or view token if held. */
+export const recentTournaments = () => read(TOURNAMENTS, []);
+
+export function rememberTournament(tournament, tokens = {}) {
+  const had = recentTournaments().find((x) => x.id === tournament.id) || {};
+  const entry = { id: tournament.id, name: tournament.name, game: tournament.game,
+    token: tokens.token || had.token || null, view: tokens.view || had.view || null };
+  const others = recentTournaments().filter((x) => x.id !== tournament.id);
+  write(TOURNAMENTS, [entry, ...others].slice(0, MAX_RECENT));
+}
+
+export function forgetTournament(id) {
+  write(TOURNAMENTS, recentTournaments().filter((x) => x.id !== id));
+}
+
+export const organiserToken = (id) => recentTournaments().find((x) => x.id === id)?.token || null;
+export const tournamentReadToken = (id) => {
+  const held = recentTournaments().find((x) => x.id === id);
+  return held?.token || held?.view || null;
+};
+
+/** A random id of this browser, sent with writes so the server tells the entering phone from the confirming one. */
+export function deviceId() {
+  let id = localStorage.getItem(DEVICE);
+  if (!id) {
+    id = crypto.randomUUID();
+    localStorage.setItem(DEVICE, id);
+  }
+  return id;
+}

@@ -46,6 +46,92 @@ function teamLayouts(players) {
   return layouts;
 }
 
+function optionField(spec, form) {
+  const { game: g, options, players, redraw } = form;
+  const path = `options.${spec.name}`;
+  const id = `opt-${spec.name}`;
+  const label = t(`option.${g.id}.${spec.name}`) === `option.${g.id}.${spec.name}`
+    ? spec.name.replace(/_/g, ' ') : t(`option.${g.id}.${spec.name}`);
+  const explain = h('p', { class: 'hint', id: `${id}-hint` }, spec.description,
+    spec.default_rule ? ` (${t('new.default')}: ${spec.default_rule})` : '');
+  const value = options[spec.name] ?? spec.default;
+  const set = (v) => { options[spec.name] = v; redraw(); };
+  let control;
+  if (spec.kind === 'bool') {
+    control = h('input', { id, type: 'checkbox', checked: !!value, 'aria-describedby': `${id}-hint`,
+      onchange: (e) => set(e.target.checked) });
+    return h('div', { class: 'field check', 'data-path': path }, h('label', { for: id }, control, label), explain);
+  }
+  if (spec.kind === 'choice') {
+    control = h('select', { id, 'aria-describedby': `${id}-hint`, onchange: (e) => set(e.target.value) },
+      spec.default == null && h('option', { value: '' }, '—'),
+      (spec.choices || []).map((c) => h('option', { value: c, selected: c === value },
+        t(`choice.${c}`) === `choice.${c}` ? c : t(`choice.${c}`))));
+  } else if (spec.kind === 'int') {
+    control = h('input', { id, type: 'number', inputmode: 'numeric', min: spec.minimum, max: spec.maximum,
+      value: value == null ? '' : String(value), placeholder: spec.default_rule ? t('new.automatic') : '',
+      'aria-describedby': `${id}-hint`,
+      onchange: (e) => { options[spec.name] = e.target.value === '' ? null : Number(e.target.value); } });
+  } else if (spec.kind === 'seat_groups') {
+    const layouts = teamLayouts(players.length);
+    const chosen = JSON.stringify(value || []);
+    control = h('select', { id, 'aria-describedby': `${id}-hint`,
+      onchange: (e) => set(JSON.parse(e.target.value)) },
+    h('option', { value: '[]' }, t('new.no_teams')),
+    layouts.map((teams) => h('option', { value: JSON.stringify(teams), selected: JSON.stringify(teams) === chosen },
+      teams.map((team) => team.map((s) => players[s] || t('new.player_n', { n: s + 1 })).join(' & ')).join(' · '))));
+  } else if (spec.kind === 'choices') {
+    const picked = new Set(value || []);
+    control = h('div', { class: 'choice', role: 'group', 'aria-label': label }, (spec.choices || []).map((c) =>
+      h('button', { type: 'button', 'aria-pressed': String(picked.has(c)), onclick: () => {
+        if (picked.has(c)) picked.delete(c); else picked.add(c);
+        set([...picked]);
+      } }, t(`sc.suit.${c}`) === `sc.suit.${c}` ? c : t(`sc.suit.${c}`))));
+    return h('div', { class: 'field', 'data-path': path }, h('span', { class: 'label' }, label), control, explain);
+  } else if (spec.kind === 'values_by_rank') {
+    const ranks = g.ranks?.map((r) => (typeof r === 'string' ? r : r.id))
+      || ['6', '7', '8', '9', 'banner', 'under', 'ober', 'koenig', 'ass'];
+    const values = { ...(value || {}) };
+    control = h('div', { class: 'ranks' }, ranks.map((rank) => h('label', {},
+      h('span', {}, t(`ts.rank.${rank}`)),
+      h('input', { type: 'number', inputmode: 'numeric', min: 0, value: values[rank] ?? '',
+        onchange: (e) => { values[rank] = Number(e.target.value); options[spec.name] = { ...values }; } }))));
+    return h('div', { class: 'field', 'data-path': path }, h('span', { class: 'label' }, label), control, explain);
+  }
+  return h('div', { class: 'field', 'data-path': path }, h('label', { for: id }, label), control, explain);
+}
+
+function optionContext(g, options, playerCount) {
+  const context = { players: playerCount };
+  for (const spec of g.options) context[spec.name] = options[spec.name] ?? spec.default;
+  return context;
+}
+
+/**
+ * The options of game `g` with defaults and explanations; `players` are the names in seat order
+ * (team layouts name them). Edits land in `options`; `redraw` is called when the shown set may change.
+ */
+export function optionFields(form) {
+  const context = optionContext(form.game, form.options, form.players.length);
+  const shown = form.game.options.filter((spec) => isAvailable(spec.available, context));
+  return shown.length > 0 && h('fieldset', { class: 'field' }, h('legend', {}, t('new.options')),
+    shown.map((spec) => optionField(spec, form)));
+}
+
+/** Only the options changed from their shown default, and only those available. */
+export function optionsToSend(g, options, playerCount) {
+  const context = optionContext(g, options, playerCount);
+  const out = {};
+  for (const spec of g.options) {
+    const value = options[spec.name];
+    if (value == null || !isAvailable(spec.available, context)) continue;
+    if (JSON.stringify(value) === JSON.stringify(spec.default)) continue;
+    if (spec.kind === 'seat_groups' && value.length === 0) continue;
+    out[spec.name] = value;
+  }
+  return out;
+}
+
 export async function newMatchScreen(root) {
   let list;
   try { list = await games(); } catch (error) { return errorScreen(root, error); }
@@ -106,84 +192,6 @@ export async function newMatchScreen(root) {
     draw();
   }
 
-  function optionField(spec) {
-    const path = `options.${spec.name}`;
-    const id = `opt-${spec.name}`;
-    const label = t(`option.${state.game}.${spec.name}`) === `option.${state.game}.${spec.name}`
-      ? spec.name.replace(/_/g, ' ') : t(`option.${state.game}.${spec.name}`);
-    const explain = h('p', { class: 'hint', id: `${id}-hint` }, spec.description,
-      spec.default_rule ? ` (${t('new.default')}: ${spec.default_rule})` : '');
-    const value = state.options[spec.name] ?? spec.default;
-    const set = (v) => { state.options[spec.name] = v; draw(); };
-    let control;
-    if (spec.kind === 'bool') {
-      control = h('input', { id, type: 'checkbox', checked: !!value, 'aria-describedby': `${id}-hint`,
-        onchange: (e) => set(e.target.checked) });
-      return h('div', { class: 'field check', 'data-path': path }, h('label', { for: id }, control, label), explain);
-    }
-    if (spec.kind === 'choice') {
-      control = h('select', { id, 'aria-describedby': `${id}-hint`, onchange: (e) => set(e.target.value) },
-        spec.default == null && h('option', { value: '' }, '—'),
-        (spec.choices || []).map((c) => h('option', { value: c, selected: c === value },
-          t(`choice.${c}`) === `choice.${c}` ? c : t(`choice.${c}`))));
-    } else if (spec.kind === 'int') {
-      control = h('input', { id, type: 'number', inputmode: 'numeric', min: spec.minimum, max: spec.maximum,
-        value: value == null ? '' : String(value), placeholder: spec.default_rule ? t('new.automatic') : '',
-        'aria-describedby': `${id}-hint`,
-        onchange: (e) => { state.options[spec.name] = e.target.value === '' ? null : Number(e.target.value); } });
-    } else if (spec.kind === 'seat_groups') {
-      const layouts = teamLayouts(state.players.length);
-      const chosen = JSON.stringify(value || []);
-      control = h('select', { id, 'aria-describedby': `${id}-hint`,
-        onchange: (e) => set(JSON.parse(e.target.value)) },
-      h('option', { value: '[]' }, t('new.no_teams')),
-      layouts.map((teams) => h('option', { value: JSON.stringify(teams), selected: JSON.stringify(teams) === chosen },
-        teams.map((team) => team.map((s) => state.players[s] || t('new.player_n', { n: s + 1 })).join(' & ')).join(' · '))));
-    } else if (spec.kind === 'choices') {
-      const picked = new Set(value || []);
-      control = h('div', { class: 'choice', role: 'group', 'aria-label': label }, (spec.choices || []).map((c) =>
-        h('button', { type: 'button', 'aria-pressed': String(picked.has(c)), onclick: () => {
-          if (picked.has(c)) picked.delete(c); else picked.add(c);
-          set([...picked]);
-        } }, t(`sc.suit.${c}`) === `sc.suit.${c}` ? c : t(`sc.suit.${c}`))));
-      return h('div', { class: 'field', 'data-path': path }, h('span', { class: 'label' }, label), control, explain);
-    } else if (spec.kind === 'values_by_rank') {
-      const ranks = current().ranks?.map((r) => (typeof r === 'string' ? r : r.id))
-        || ['6', '7', '8', '9', 'banner', 'under', 'ober', 'koenig', 'ass'];
-      const values = { ...(value || {}) };
-      control = h('div', { class: 'ranks' }, ranks.map((rank) => h('label', {},
-        h('span', {}, t(`ts.rank.${rank}`)),
-        h('input', { type: 'number', inputmode: 'numeric', min: 0, value: values[rank] ?? '',
-          onchange: (e) => { values[rank] = Number(e.target.value); state.options[spec.name] = { ...values }; } }))));
-      return h('div', { class: 'field', 'data-path': path }, h('span', { class: 'label' }, label), control, explain);
-    }
-    return h('div', { class: 'field', 'data-path': path }, h('label', { for: id }, label), control, explain);
-  }
-
-  function optionFields() {
-    const g = current();
-    const context = { players: state.players.length };
-    for (const spec of g.options) context[spec.name] = state.options[spec.name] ?? spec.default;
-    const shown = g.options.filter((spec) => isAvailable(spec.available, context));
-    return shown.length > 0 && h('fieldset', { class: 'field' }, h('legend', {}, t('new.options')),
-      shown.map(optionField));
-  }
-
-  function optionsToSend() {
-    const g = current();
-    const context = { players: state.players.length };
-    for (const spec of g.options) context[spec.name] = state.options[spec.name] ?? spec.default;
-    const out = {};
-    for (const spec of g.options) {
-      const value = state.options[spec.name];
-      if (value == null || !isAvailable(spec.available, context)) continue;
-      if (JSON.stringify(value) === JSON.stringify(spec.default)) continue;
-      if (spec.kind === 'seat_groups' && value.length === 0) continue;
-      out[spec.name] = value;
-    }
-    return out;
-  }
-
   async function create(event) {
     event.preventDefault();
     const players = state.players.map((n) => n.trim());
@@ -191,7 +199,8 @@ export async function newMatchScreen(root) {
     submit.disabled = true;
     try {
       const match = await call('/matches', { method: 'POST',
-        body: { game: state.game, players, options: optionsToSend(), private: state.private } });
+        body: { game: state.game, players, options: optionsToSend(current(), state.options, players.length),
+          private: state.private } });
       storeTokens(match.id, { token: match.token, view: match.view_token });
       rememberNames(players);
       rememberMatch(match);
@@ -204,7 +213,8 @@ export async function newMatchScreen(root) {
   }
 
   function draw() {
-    replace(form, h('h1', {}, t('new.title')), gamePicker(), playerList(), optionFields(),
+    replace(form, h('h1', {}, t('new.title')), gamePicker(), playerList(),
+      optionFields({ game: current(), options: state.options, players: state.players, redraw: draw }),
       h('div', { class: 'field check' }, h('label', {}, h('input', { type: 'checkbox', checked: state.private,
         onchange: (e) => { state.private = e.target.checked; } }), t('new.private')),
       h('p', { class: 'hint' }, t('new.private_hint'))),

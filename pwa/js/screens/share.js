@@ -7,10 +7,10 @@ import { tokensFor } from '../store.js';
 import { errorScreen, header, loadView } from '../match-view.js';
 
 export function shareLinks(id) {
-  const { token, view } = tokensFor(id);
+  const { token, view, organiser } = tokensFor(id);
   const base = `${location.origin}${location.pathname}#/m/${encodeURIComponent(id)}`;
   return { view: view ? `${base}?v=${encodeURIComponent(view)}` : base,
-    edit: token ? `${base}?t=${encodeURIComponent(token)}` : null };
+    edit: token && !organiser ? `${base}?t=${encodeURIComponent(token)}` : null };
 }
 
 /** The export endpoint as a link; private matches fetch it with the token and save the blob. */

@@ -1,14 +1,15 @@
-// Start: a new match, this device's recent matches, and opening a match from a link or code.
+// Start: a new match or tournament, this device's recent matches and tournaments, and opening a
+// match or tournament from a link or code.
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { go } from '../router.js';
-import { forgetMatch, recentMatches } from '../store.js';
+import { forgetMatch, forgetTournament, recentMatches, recentTournaments } from '../store.js';
 import { gameName } from '../match-view.js';
 
 /** A pasted share link (…#/m/<id>?t=…) or a bare match code → the route to open. */
 export function routeFor(text) {
   const value = text.trim();
-  const hash = value.indexOf('#/m/');
+  const hash = value.search(/#\/[mt]\//);
   if (hash >= 0) return value.slice(hash);
   if (/^[\w-]+$/.test(value)) return `#/m/${value}`;
   return null;
@@ -29,6 +30,13 @@ export function startScreen(root) {
           onclick: () => { forgetMatch(m.id); drawList(); } }, '×'))));
   };
   drawList();
+  const tournaments = h('ul', { class: 'recent' });
+  const drawTournaments = () => replace(tournaments, recentTournaments().filter((x) => x.name).map((x) => h('li', {},
+    h('a', { class: 'recent-match', href: `#/t/${encodeURIComponent(x.id)}` }, h('strong', {}, x.name),
+      h('span', { class: 'note' }, [gameName(x.game), x.token && t('start.organiser')].filter(Boolean).join(' · '))),
+    h('button', { type: 'button', class: 'icon', 'aria-label': t('start.forget', { game: x.name }),
+      onclick: () => { forgetTournament(x.id); drawTournaments(); } }, '×'))));
+  drawTournaments();
   const input = h('input', { id: 'open-code', type: 'text', autocomplete: 'off', autocapitalize: 'off',
     placeholder: t('start.open_placeholder') });
   const problem = h('p', { class: 'field-error', role: 'alert', hidden: true });
@@ -42,7 +50,10 @@ export function startScreen(root) {
   h('div', { class: 'row' }, input, h('button', { type: 'submit' }, t('start.open_button'))), problem);
   replace(root,
     h('section', { class: 'panel hero' }, h('h1', {}, t('start.title')), h('p', {}, t('start.lead')),
-      h('a', { class: 'button primary', href: '#/new' }, t('start.new'))),
+      h('a', { class: 'button primary', href: '#/new' }, t('start.new')),
+      h('a', { class: 'button secondary', href: '#/t/new' }, t('start.new_tournament'))),
     h('section', { class: 'panel' }, h('h2', {}, t('start.recent')), list),
+    tournaments.childElementCount > 0 && h('section', { class: 'panel' }, h('h2', {}, t('start.tournaments')),
+      tournaments),
     h('section', { class: 'panel' }, open));
 }

@@ -1,0 +1,142 @@
+// What every tournament screen shares: reading a tournament with the token this device holds, its
+// tab bar, table states, the standings table with its tiebreak columns, following its changes,
+// table links and downloads. Loaded on demand (not part of the first visit).
+// Decisions: the organiser token is also this device's token for every table's match (the API
+// accepts it), so "open match" from the dashboard can correct any round; numbers are shown with at
+// most two decimals in the UI language; standings columns follow the tournament's tiebreak chain.
+import { Problem, authHeaders, call } from '../api.js';
+import { debounce, h, replace } from '../dom.js';
+import { problemText } from '../match-view.js';
+import { language, t } from '../i18n.js';
+import { followEvents } from '../live.js';
+import { organiserToken, rememberTournament, storeTokens, tournamentReadToken } from '../store.js';
+
+export const tournamentPath = (id) => `/tournaments/${encodeURIComponent(id)}`;
+export const tournamentRoute = (id) => `#/t/${encodeURIComponent(id)}`;
+
+/** A call under /tournaments/<id>; `write` sends the organiser token, otherwise the best read token. */
+export function tournamentCall(id, path = '', { write = false, ...options } = {}) {
+  const token = write ? organiserToken(id) : tournamentReadToken(id);
+  return call(tournamentPath(id) + path, { ...options, headers: { ...authHeaders(token), ...options.headers } });
+}
+
+export async function loadTournament(id) {
+  const tournament = await tournamentCall(id);
+  rememberTournament(tournament);
+  return tournament;
+}
+
+export const loadStandings = (id) => tournamentCall(id, '/standings');
+
+/** Reloads on every change of the tournament (a burst of changes, e.g. a round start, reloads once). */
+export function followTournament(tournament, onChange) {
+  const token = tournament.private ? tournamentReadToken(tournament.id) : null;
+  return followEvents(`/api/v1${tournamentPath(tournament.id)}/events`, token, debounce(onChange, 150));
+}
+
+const decimals = () => new Intl.NumberFormat(language(), { maximumFractionDigits: 2 });
+export const formatNumber = (value) => (value == null ? '–' : decimals().format(value));
+
+export function playerNames(tournament) {
+  return new Map(tournament.players.map((p) => [p.id, p.name]));
+}
+
+export function currentRound(tournament) {
+  return tournament.round_list.find((r) => r.number === tournament.current_round)
+    || tournament.round_list.at(-1) || null;
+}
+
+/** The next round may start: rounds left and none still being played. */
+export function canStartRound(tournament) {
+  const last = tournament.round_list.at(-1);
+  return tournament.status !== 'finished' && tournament.round_list.length < tournament.rounds
+    && (!last || last.status === 'complete');
+}
+
+export function tournamentHeader(tournament, active) {
+  const base = tournamentRoute(tournament.id);
+  const tabs = [['overview', base], ['board', `${base}/board`]];
+  return h('div', { class: 'match-head' },
+    h('h1', {}, tournament.name, h('small', {}, ` · ${t(`game.${tournament.game}`)}`)),
+    h('nav', { class: 'tabs', 'aria-label': t('tt.nav') }, tabs.map(([key, href]) => h('a', {
+      href, 'aria-current': key === active ? 'page' : null }, t(`tt.nav.${key}`)))));
+}
+
+export function roundLine(tournament) {
+  const round = currentRound(tournament);
+  if (tournament.status === 'finished') return t('tt.finished', { n: tournament.rounds });
+  if (!round) return t('tt.registering', { n: tournament.players.filter((p) => p.active).length });
+  return t(round.status === 'complete' ? 'tt.round_complete' : 'tt.round_playing',
+    { n: round.number, of: tournament.rounds });
+}
+
+export function stateBadge(state) {
+  return h('span', { class: `state state-${state}`, 'data-state': state }, t(`tt.state.${state}`));
+}
+
+/**
+ * The link a table's phones open, as an absolute URL: the match with its table token, and where
+ * it sits in the tournament (the match JSON does not say).
+ */
+export function tableLink(tournament, round, table) {
+  const match = encodeURIComponent(table.match_id);
+  return `${location.origin}${location.pathname}#/m/${match}?t=${encodeURIComponent(table.table_token)}`
+    + `&tt=${encodeURIComponent(tournament.id)}.${round}.${table.table}`;
+}
+
+/** Opens a table's match as the organiser: their token writes every table's match. */
+export function organiserMatchLink(tournament, round, table, label) {
+  const token = organiserToken(tournament.id);
+  const place = { id: tournament.id, round: round.number, table: table.table };
+  return h('a', { class: 'button secondary', href: `#/m/${encodeURIComponent(table.match_id)}`,
+    onclick: () => { if (token) storeTokens(table.match_id, { token, tournament: place, organiser: true }); } }, label);
+}
+
+function tiebreakKeys(tournament, rows) {
+  const present = new Set(rows.flatMap((row) => Object.keys(row.tiebreaks || {})));
+  const chain = tournament.tiebreaks.filter((key) => present.has(key));
+  return [...chain, ...[...present].filter((key) => !chain.includes(key))];
+}
+
+export const tiebreakLabel = (key) => (t(`tt.tiebreak.${key}`) === `tt.tiebreak.${key}` ? key : t(`tt.tiebreak.${key}`));
+
+export function standingsTable(tournament, standings, { links = true } = {}) {
+  const keys = tiebreakKeys(tournament, standings.rows);
+  const base = tournamentRoute(tournament.id);
+  return h('table', { class: 'standings tournament-standings' },
+    h('caption', {}, standings.through_round
+      ? t('tt.standings_after', { n: standings.through_round }) : t('tt.standings_none')),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('standings.rank')),
+      h('th', { scope: 'col' }, t('standings.name')),
+      h('th', { scope: 'col', class: 'num' }, t('tt.points')),
+      h('th', { scope: 'col', class: 'num' }, t('tt.tables')),
+      keys.map((key) => h('th', { scope: 'col', class: 'num' }, tiebreakLabel(key))))),
+    h('tbody', {}, standings.rows.map((row) => h('tr', { 'data-rank': row.rank, 'data-player': row.player,
+      class: row.active === false ? 'inactive' : null },
+    h('td', {}, `${row.rank}.`),
+    h('th', { scope: 'row' }, links ? h('a', { href: `${base}/p/${row.player}` }, row.name) : row.name,
+      row.club && h('span', { class: 'note' }, row.club)),
+    h('td', { class: 'num', 'data-total': 'points' }, formatNumber(row.points)),
+    h('td', { class: 'num' }, String(row.tables)),
+    keys.map((key) => h('td', { class: 'num', 'data-tiebreak': key }, formatNumber(row.tiebreaks[key])))))));
+}
+
+/** Saves what an authorised GET returns (a backup, a private tournament's export). */
+export async function download(path, filename, token) {
+  const response = await fetch(`/api/v1${path}`, { headers: authHeaders(token) });
+  if (!response.ok) throw new Error(String(response.status));
+  const url = URL.createObjectURL(await response.blob());
+  h('a', { href: url, download: filename }).click();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+export function tournamentProblem(error) {
+  if (error instanceof Problem && error.status === 404) return t('tt.not_found');
+  if (error instanceof Problem && (error.status === 401 || error.status === 403)) return t('tt.private_error');
+  return problemText(error);
+}
+
+export function tournamentError(root, error) {
+  replace(root, h('section', { class: 'panel' }, h('h1', {}, t('error.title')),
+    h('p', { role: 'alert' }, tournamentProblem(error)), h('a', { class: 'button', href: '#/' }, t('nav.home'))));
+}

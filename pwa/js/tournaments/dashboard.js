@@ -1,0 +1,162 @@
+// The organiser's dashboard (#/t/<id>): register players (late entry too), drop out and come back,
+// start the next round, every table's state live, confirm a table, open any table's match to
+// correct it, table cards, projector board, exports and the backup. Without the organiser token
+// on this device the same page is a read-only overview where players find themselves.
+// Decisions: the registration form is never redrawn by live updates, so typing is not lost; a
+// round starts with one tap, because the API refuses what cannot be seated and stores nothing then;
+// the players' link (QR) carries the view token of a private tournament.
+import { Problem } from '../api.js';
+import { h, replace, toast } from '../dom.js';
+import { language, t } from '../i18n.js';
+import { clearErrors, showErrors } from '../form.js';
+import { qrSvg } from '../qr.js';
+import { organiserToken, recentTournaments, tournamentReadToken } from '../store.js';
+import {
+  canStartRound, download, followTournament, loadStandings, loadTournament, organiserMatchLink,
+  playerNames, roundLine, standingsTable, stateBadge, tournamentCall, tournamentHeader,
+  tournamentError, tournamentPath, tournamentProblem, tournamentRoute,
+} from './common.js';
+
+function tableCard(tournament, round, table, names, organiser, onConfirm) {
+  return h('li', { class: 'table-state', 'data-table': table.table },
+    h('div', { class: 'table-head' }, h('strong', {}, t('tt.table_n', { n: table.table })), stateBadge(table.state)),
+    h('ol', { class: 'seats' }, table.players.map((pid) => h('li', {}, names.get(pid) ?? `#${pid}`))),
+    organiser && h('div', { class: 'row table-actions' },
+      organiserMatchLink(tournament, round, table, t('tt.open_match')),
+      table.state === 'entered' && h('button', { type: 'button', class: 'primary confirm-table',
+        onclick: () => onConfirm(round, table) }, t('tt.confirm_as_organiser'))));
+}
+
+function exportsPanel(tournament, organiser) {
+  const path = `${tournamentPath(tournament.id)}/export`;
+  const semicolons = language() === 'de' ? '&sep=;' : '';
+  const token = organiser ? organiserToken(tournament.id) : tournamentReadToken(tournament.id);
+  const link = (format, label, extra = '') => {
+    const name = `tournament-${tournament.id}.${format}`;
+    const a = h('a', { class: 'button secondary', href: `/api/v1${path}?format=${format}${extra}`,
+      download: format === 'html' ? null : name, target: format === 'html' ? '_blank' : null,
+      'data-export': format }, label);
+    if (tournament.private) {
+      a.addEventListener('click', (event) => {
+        event.preventDefault();
+        download(`${path}?format=${format}${extra}`, name, token).catch(() => toast(t('error.offline')));
+      });
+    }
+    return a;
+  };
+  return h('section', { class: 'panel actions exports' }, h('h2', {}, t('tt.exports')),
+    link('csv', t('tt.export_csv'), semicolons), link('json', t('tt.export_json')),
+    link('html', t('tt.export_html')),
+    organiser && h('button', { type: 'button', class: 'secondary', 'data-export': 'backup', onclick: () =>
+      download(`${tournamentPath(tournament.id)}/backup`, `tournament-${tournament.id}-backup.json`, token)
+        .catch(() => toast(t('error.offline'))) }, t('tt.backup')));
+}
+
+function registerForm(id, onAdded) {
+  const name = h('input', { id: 'tt-player-name', type: 'text', autocomplete: 'off', maxlength: 60 });
+  const club = h('input', { id: 'tt-player-club', type: 'text', autocomplete: 'off', maxlength: 60 });
+  const form = h('form', { class: 'panel register', novalidate: true },
+    h('h2', {}, t('tt.register')),
+    h('div', { class: 'field', 'data-path': 'name' }, h('label', { for: 'tt-player-name' }, t('tt.player_name')), name),
+    h('div', { class: 'field', 'data-path': 'club' }, h('label', { for: 'tt-player-club' }, t('tt.player_club')), club,
+      h('p', { class: 'hint' }, t('tt.club_hint'))),
+    h('button', { type: 'submit', class: 'primary' }, t('tt.add_player')));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    try {
+      const player = await tournamentCall(id, '/players', { method: 'POST', write: true,
+        body: { name: name.value.trim(), club: club.value.trim() || null } });
+      toast(t('tt.added', { name: player.name }));
+      name.value = '';
+      name.focus();
+      onAdded();
+    } catch (error) {
+      showErrors(form, error instanceof Problem ? error.errors : [], tournamentProblem(error));
+    }
+  });
+  return form;
+}
+
+export async function dashboardScreen(root, id) {
+  let tournament;
+  let standings;
+  const load = async () => { [tournament, standings] = await Promise.all([loadTournament(id), loadStandings(id)]); };
+  try { await load(); } catch (error) { return tournamentError(root, error); }
+  const organiser = !!organiserToken(id);
+  const head = h('div');
+  const round = h('section', { class: 'panel round-panel' });
+  const players = h('section', { class: 'panel players-panel' });
+  const table = h('section', { class: 'panel' });
+  const earlier = h('div');
+
+  async function act(work, panel) {
+    clearErrors(panel);
+    try {
+      await work();
+      await load();
+      draw();
+    } catch (error) {
+      showErrors(panel, error instanceof Problem ? error.errors : [], tournamentProblem(error));
+    }
+  }
+
+  const confirm = (r, tbl) => act(() => tournamentCall(id, `/rounds/${r.number}/tables/${tbl.table}/confirm`,
+    { method: 'POST', write: true }), round);
+
+  function drawRound() {
+    const names = playerNames(tournament);
+    const current = tournament.round_list.at(-1);
+    const base = tournamentRoute(id);
+    replace(round, h('h2', { id: 'round-line' }, roundLine(tournament)),
+      organiser && canStartRound(tournament) && h('button', { type: 'button', class: 'primary start-round',
+        onclick: (event) => {
+          const button = event.target;
+          button.disabled = true;
+          act(() => tournamentCall(id, '/rounds', { method: 'POST', write: true }), round)
+            .finally(() => { button.disabled = false; });
+        } }, t('tt.start_round', { n: tournament.round_list.length + 1 })),
+      current && h('ul', { class: 'tables' },
+        current.tables.map((tbl) => tableCard(tournament, current, tbl, names, organiser, confirm))),
+      current && h('div', { class: 'row wrap' },
+        organiser && h('a', { class: 'button secondary', href: `${base}/r/${current.number}/cards` }, t('tt.cards')),
+        h('a', { class: 'button secondary', href: `${base}/board` }, t('tt.board'))));
+    replace(earlier, tournament.round_list.slice(0, -1).reverse().map((r) => h('details', { class: 'panel' },
+      h('summary', {}, t('tt.round_n', { n: r.number })),
+      h('ul', { class: 'tables' }, r.tables.map((tbl) => tableCard(tournament, r, tbl, names, organiser, confirm))),
+      r.report.repeats.length > 0 && h('p', { class: 'hint' }, t('tt.repeats', { n: r.report.repeats.length })))));
+  }
+
+  function drawPlayers() {
+    const base = tournamentRoute(id);
+    const toggle = (player) => act(() => tournamentCall(id, `/players/${player.id}`,
+      { method: 'PATCH', write: true, body: { active: !player.active } }), players);
+    replace(players, h('h2', {}, t('tt.players', { n: tournament.players.filter((p) => p.active).length })),
+      tournament.players.length === 0 ? h('p', { class: 'hint' }, t('tt.no_players'))
+        : h('ul', { class: 'recent player-list' }, tournament.players.map((p) => h('li', {
+          'data-player': p.id, class: p.active ? null : 'inactive' },
+        h('a', { class: 'recent-match', href: `${base}/p/${p.id}` }, h('strong', {}, p.name),
+          h('span', { class: 'note' }, [p.club, !p.active && t('tt.dropped_out')].filter(Boolean).join(' · '))),
+        organiser && h('button', { type: 'button', class: 'secondary',
+          'aria-label': t(p.active ? 'tt.drop_out_name' : 'tt.come_back_name', { name: p.name }),
+          onclick: () => toggle(p) }, t(p.active ? 'tt.drop_out' : 'tt.come_back'))))));
+  }
+
+  function draw() {
+    replace(head, tournamentHeader(tournament, 'overview'));
+    drawRound();
+    drawPlayers();
+    replace(table, h('h2', {}, t('standings.title')), standingsTable(tournament, standings));
+  }
+
+  const view = tournament.private && recentTournaments().find((x) => x.id === id)?.view;
+  const link = `${location.origin}${location.pathname}${tournamentRoute(id)}${view ? `?v=${encodeURIComponent(view)}` : ''}`;
+  const code = h('div', { class: 'qr', role: 'img', 'aria-label': t('share.qr_of', { what: t('tt.link') }) });
+  code.innerHTML = qrSvg(link);
+  replace(root, head, round, organiser && registerForm(id, () => act(async () => {}, players)), players, table,
+    earlier, exportsPanel(tournament, organiser),
+    h('details', { class: 'panel' }, h('summary', {}, t('tt.link')), h('p', { class: 'hint' }, t('tt.link_hint')),
+      code, h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('tt.link'), class: 'link' })));
+  draw();
+  return followTournament(tournament, () => act(async () => {}, round));
+}
