@@ -65,6 +65,12 @@ async def health(state: State) -> dict[str, str]:
     return {"status": "ok"}
 
 
+@get("/api/v1/ping", operation_id="ping", tags=["service"], raises=[BadRequest])
+async def ping() -> dict[str, str]:
+    """200 while the process runs, without touching the database (a liveness probe)."""
+    return {"status": "ok"}
+
+
 async def add_headers(message: Message, scope: Scope) -> None:
     """Security headers on every response; index.html and sw.js always revalidated."""
     if message["type"] != "http.response.start":
@@ -115,7 +121,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await broker.stop()
             await engine.dispose()
 
-    route_handlers: list[Any] = [health, GameController, MatchController]
+    route_handlers: list[Any] = [health, ping, GameController, MatchController]
     if settings.pwa_dir.is_dir():
         route_handlers.append(create_static_files_router(
             path="/", directories=[settings.pwa_dir], html_mode=True, include_in_schema=False,

@@ -2,7 +2,7 @@
 
 Starts ``tafelrunde serve`` (one process, SQLite in a temporary directory) and drives it from 32
 concurrent keep-alive clients on loopback, for a fixed time per endpoint: a do-nothing endpoint
-of the same app (``/api/v1/health``: the ceiling), reading a match, and recording a round of
+of the same app (``/api/v1/ping``, which touches no database: the ceiling), reading a match, and recording a round of
 Tschau Sepp. Prints throughput, p50 and p99 latency, and throughput as a ratio to the ceiling
 (targets: reading >= 0.5, recording >= 0.25).
 
@@ -133,9 +133,9 @@ async def connect_when_up(port: int) -> Connection:
 async def benchmark(port: int, clients: int, seconds: float) -> list[Run]:
     setup = await connect_when_up(port)
 
-    async def health_step(_connection: Connection) -> Step:
+    async def ping_step(_connection: Connection) -> Step:
         async def step(connection: Connection) -> None:
-            status, _ = await connection.request("GET", "/api/v1/health")
+            status, _ = await connection.request("GET", "/api/v1/ping")
             assert status == 200
         return step
 
@@ -166,9 +166,9 @@ async def benchmark(port: int, clients: int, seconds: float) -> list[Run]:
             table.rounds += 1
         return step
 
-    await drive(port, clients, min(seconds, 2.0), "warm-up", health_step)
+    await drive(port, clients, min(seconds, 2.0), "warm-up", ping_step)
     runs = [
-        await drive(port, clients, seconds, "do-nothing (health)", health_step),
+        await drive(port, clients, seconds, "do-nothing (ping)", ping_step),
         await drive(port, clients, seconds, "read a match", read_step),
         await drive(port, clients, seconds, "record a round", record_step),
     ]

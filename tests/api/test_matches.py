@@ -397,6 +397,12 @@ async def test_two_server_processes_on_one_database_never_share_a_round_number(
     assert [r["number"] for r in (await table.read())["rounds"]] == list(range(1, 11))
 
 
+async def test_ping_answers_without_the_database(client: Client) -> None:
+    response = await client.get("/api/v1/ping")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
 async def test_health_is_503_while_the_database_does_not_answer() -> None:
     down = Settings(database_url="postgresql+asyncpg://postgres@127.0.0.1:9/none")
     async with AsyncTestClient(app=create_app(down)) as client:
