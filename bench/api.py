@@ -2,9 +2,9 @@
 
 Starts ``tafelrunde serve`` (one process, SQLite in a temporary directory) and drives it from 32
 concurrent keep-alive clients on loopback, for a fixed time per endpoint: a do-nothing endpoint
-of the same app (``/api/v1/ping``, which touches no database: the ceiling), reading a match, and recording a round of
-Tschau Sepp. Prints throughput, p50 and p99 latency, and throughput as a ratio to the ceiling
-(targets: reading >= 0.5, recording >= 0.25).
+of the same app (``/api/v1/ping``, which touches no database: the ceiling), reading a match,
+and recording a round of Tschau Sepp. Prints throughput, p50 and p99 latency, and throughput as
+a ratio to the ceiling (targets: reading >= 0.5, recording >= 0.25).
 
 The load generator is a small raw-HTTP/1.1 client, so that the client's own cost (it shares the
 machine's cores with the server) stays low and is the same for every endpoint. A table plays
