@@ -13,7 +13,9 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import (
     Components,
     OpenAPIMediaType,
+    OpenAPIResponse,
     OpenAPIType,
+    Reference,
     Schema,
     SecurityScheme,
 )
@@ -28,14 +30,19 @@ from api.live import create_broker
 from api.matches import schemas
 from api.matches.controllers import MatchController
 from api.problems import (
+    PROBLEM_MEDIA_TYPE,
     BadRequest,
     Problem,
+    ProblemBody,
     documented,
     http_exception_handler,
     too_deep_handler,
     unexpected_exception_handler,
 )
+from api.ratelimit import FailedTokenLimit
 from api.settings import Settings
+from api.tournaments import schemas as tournament_schemas
+from api.tournaments.controllers import TournamentController
 from scoring import registry
 
 SECURITY_HEADERS = [
@@ -46,7 +53,7 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
 ]
 NO_CACHE_PATHS = frozenset({"/", "/index.html", "/sw.js"})
-CLOSED_REQUEST_BODIES = (schemas.NewMatch,)
+CLOSED_REQUEST_BODIES = (schemas.NewMatch, *tournament_schemas.CLOSED_REQUEST_BODIES)
 
 
 class DatabaseUnavailable(Problem):
@@ -107,6 +114,20 @@ def close_request_schemas(app: Litestar) -> None:
             content["text/csv; charset=utf-8"] = csv
 
 
+def document_token_limit(app: Litestar) -> None:
+    """Every operation that takes a token may answer 429 (``api.ratelimit``)."""
+    for item in (app.openapi_schema.paths or {}).values():
+        for operation in (item.get, item.post, item.put, item.patch, item.delete):
+            if operation is None or not any("bearer" in s for s in operation.security or ()):
+                continue
+            responses = operation.responses if operation.responses is not None else {}
+            responses["429"] = OpenAPIResponse(
+                description="Too many refused tokens from this address: wait Retry-After s",
+                content={PROBLEM_MEDIA_TYPE: OpenAPIMediaType(
+                    schema=Reference(ref=f"#/components/schemas/{ProblemBody.__name__}"))})
+            operation.responses = responses
+
+
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     engine = create_engine(settings.database_url)
@@ -121,7 +142,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await broker.stop()
             await engine.dispose()
 
-    route_handlers: list[Any] = [health, ping, GameController, MatchController]
+    route_handlers: list[Any] = [
+        health, ping, GameController, MatchController, TournamentController]
     if settings.pwa_dir.is_dir():
         route_handlers.append(create_static_files_router(
             path="/", directories=[settings.pwa_dir], html_mode=True, include_in_schema=False,
@@ -137,6 +159,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
                             RecursionError: too_deep_handler,
                             Exception: unexpected_exception_handler},
         before_send=[add_headers],
+        middleware=[FailedTokenLimit(settings.auth_failures_per_minute)]
+        if settings.auth_failures_per_minute > 0 else [],
         request_max_body_size=settings.max_body_bytes,
         cors_config=CORSConfig(allow_origins=list(settings.cors_origins))
         if settings.cors_origins else None,
@@ -150,4 +174,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ),
     )
     close_request_schemas(app)
+    document_token_limit(app)
     return app

@@ -1,4 +1,5 @@
-"""The ``tafelrunde`` command: ``serve``, ``db upgrade``, ``db downgrade``, ``db check``.
+"""The ``tafelrunde`` command: ``serve``, ``db upgrade|downgrade|check``, ``seating``,
+``backup FILE``, ``restore FILE``.
 
 Alembic is configured here, in code: the scripts live in the repository's ``migrations/`` folder
 and no ``alembic.ini`` is needed. ``serve`` brings the database up to date before it listens.
@@ -7,15 +8,20 @@ and no ``alembic.ini`` is needed. ``serve`` brings the database up to date befor
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
+from typing import cast
 
 from alembic import command
 from alembic.config import Config
 from alembic.util.exc import CommandError
 
 from api.settings import REPO_ROOT, Settings
+from scoring.errors import InvalidInput
+from scoring.tournament import MODES, plan_for_cli
 
 
 def alembic_config(database_url: str) -> Config:
@@ -67,12 +73,63 @@ def parser() -> argparse.ArgumentParser:
     down = db.add_parser("downgrade", help="go back to an older schema")
     down.add_argument("revision", nargs="?", default="base", help="target revision (base)")
     db.add_parser("check", help="fail when the models and the migrations differ")
+    save = commands.add_parser("backup", help="copy the SQLite database to FILE (online)")
+    save.add_argument("file", help="where to write the copy (replaced once the copy is sound)")
+    load = commands.add_parser("restore", help="replace the SQLite database with a backup FILE")
+    load.add_argument("file", help="a file made by tafelrunde backup")
+    plan = commands.add_parser("seating", help="plan a tournament's seating ahead")
+    plan.add_argument("--players", type=int, required=True, help="number of players")
+    plan.add_argument("--table-size", type=int, required=True, help="preferred table size")
+    plan.add_argument("--rounds", type=int, required=True, help="number of rounds")
+    plan.add_argument("--mode", choices=MODES, default="mix", help="seating mode (mix)")
+    plan.add_argument("--seed", type=int, default=0, help="seed of the plan (0)")
+    plan.add_argument("--json", action="store_true", help="print the plan as JSON")
     return root
+
+
+def seating(args: argparse.Namespace) -> int:
+    """Print the plan of ``tafelrunde seating``; players are numbered from 0."""
+    try:
+        plan = plan_for_cli(args.players, args.table_size, args.rounds, args.mode, args.seed)
+    except InvalidInput as invalid:
+        print(f"cannot seat: {invalid}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(plan))
+        return 0
+    rounds = cast(list[list[list[int]]], plan["rounds"])
+    for number, tables in enumerate(rounds, start=1):
+        print(f"round {number}: " + "  ".join(
+            "[" + " ".join(str(p) for p in table) + "]" for table in tables))
+    print(f"repeated meetings: {plan['repeats']}")
+    return 0
+
+
+def backup_or_restore(command_name: str, database_url: str, file: Path) -> int:
+    from api import backup
+
+    try:
+        if command_name == "backup":
+            backup.backup(database_url, file)
+            print(f"backed up to {file}")
+            return 0
+        saved = backup.restore(database_url, file)
+    except backup.BackupError as error:
+        print(f"cannot {command_name}: {error}", file=sys.stderr)
+        return error.exit_code
+    if saved is not None:
+        print(f"the database before the restore is saved as {saved}")
+    print(f"restored from {file}")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     settings = Settings.from_env()
+    if args.command == "seating":
+        return seating(args)
+    if args.command in ("backup", "restore"):
+        return backup_or_restore(args.command, settings.database_url, Path(args.file))
     if args.command == "serve":
         serve(replace(settings, host=args.host or settings.host, port=args.port or settings.port))
     elif args.db_command == "upgrade":

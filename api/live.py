@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import asyncpg
-from sqlalchemy.engine import make_url
 
+from api.db.engine import asyncpg_dsn
 from api.settings import Settings
 
 CHANNEL = "tafelrunde_changes"
@@ -92,8 +92,7 @@ class PostgresBroker:
     """
 
     def __init__(self, database_url: str) -> None:
-        self._dsn = make_url(database_url).set(drivername="postgresql").render_as_string(
-            hide_password=False)
+        self._dsn = asyncpg_dsn(database_url)
         self._local = MemoryBroker()
         self._listener: asyncpg.Connection | None = None
         self._listening: asyncio.Task[None] | None = None

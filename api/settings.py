@@ -2,7 +2,8 @@
 
 Decisions: the database defaults to ``tafelrunde.db`` in the working directory; CORS is closed
 unless ``TAFELRUNDE_CORS_ORIGINS`` names origins (comma-separated); request bodies are capped at
-256 KiB, far more than any round entry needs.
+256 KiB, far more than any round entry needs; 20 refused tokens per minute from one client
+address, then 429 (``api.ratelimit``; ``TAFELRUNDE_AUTH_FAILURES_PER_MINUTE=0`` switches it off).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///tafelrunde.db"
 DEFAULT_MAX_BODY_BYTES = 256 * 1024
+DEFAULT_AUTH_FAILURES_PER_MINUTE = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +28,7 @@ class Settings:
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     pwa_dir: Path = field(default_factory=lambda: REPO_ROOT / "pwa")
     live_backend: str = "auto"
+    auth_failures_per_minute: int = DEFAULT_AUTH_FAILURES_PER_MINUTE
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -48,6 +51,8 @@ class Settings:
             max_body_bytes=int(get("MAX_BODY_BYTES") or defaults.max_body_bytes),
             pwa_dir=Path(pwa_dir) if pwa_dir else defaults.pwa_dir,
             live_backend=get("LIVE_BACKEND") or defaults.live_backend,
+            auth_failures_per_minute=int(get("AUTH_FAILURES_PER_MINUTE")
+                                         or defaults.auth_failures_per_minute),
         )
 
     @property

@@ -12,7 +12,8 @@ from alembic import context
 from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
-import api.db.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+import api.db.models
+import api.tournaments.models  # noqa: F401
 from api.db.engine import create_engine
 from api.settings import Settings
 

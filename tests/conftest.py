@@ -22,27 +22,23 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
-import httpx
-
 import asyncpg  # type: ignore[import-untyped]
+import httpx
 import pytest
 from litestar.testing import AsyncTestClient
 from sqlalchemy.engine import make_url
 
 from api import cli
 from api.app import create_app
+from api.db.engine import asyncpg_dsn
 from api.settings import Settings
 
 POSTGRES_URL = os.environ.get(
     "TAFELRUNDE_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
 
 
-def _dsn(url: str) -> str:
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-
-
 async def _admin(url: str, statement: str) -> None:
-    connection = await asyncpg.connect(_dsn(url), timeout=3)
+    connection = await asyncpg.connect(asyncpg_dsn(url), timeout=3)
     try:
         await connection.execute(statement)
     finally:
@@ -83,7 +79,7 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 async def _truncate_all(url: str) -> None:
-    connection = await asyncpg.connect(_dsn(url), timeout=3)
+    connection = await asyncpg.connect(asyncpg_dsn(url), timeout=3)
     try:
         tables = [r["tablename"] for r in await connection.fetch(
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public' "

@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 from sqlalchemy import event
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
@@ -33,6 +33,11 @@ def _json_text(value: Any) -> str:
 # JSON columns (entries, results, the match snapshot) go through msgspec: several times faster.
 JSON_CODECS: dict[str, Any] = {"json_serializer": _json_text,
                                "json_deserializer": msgspec.json.decode}
+
+
+def asyncpg_dsn(url: str) -> str:
+    """The plain ``postgresql://`` address asyncpg takes, for a SQLAlchemy URL of this app."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 def create_engine(url: str, *, for_migrations: bool = False) -> AsyncEngine:

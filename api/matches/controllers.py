@@ -28,6 +28,7 @@ from api.problems import (
     documented,
     invalid_body,
 )
+from api.tournaments.models import DEVICE_ID_LENGTH
 
 PING_SECONDS = 15.0
 Session = NamedDependency[AsyncSession]
@@ -45,6 +46,12 @@ IfMatch = Annotated[str | None, HeaderParameter(
 IdempotencyKey = Annotated[str | None, HeaderParameter(
     name="Idempotency-Key", min_length=1, max_length=IDEMPOTENCY_KEY_LENGTH,
     description="Same key and body → the first response again; another body → 422",
+)]
+
+DeviceId = Annotated[str | None, HeaderParameter(
+    name="X-Device-Id", min_length=1, max_length=DEVICE_ID_LENGTH,
+    description="A random id the app keeps per phone; a tournament table records which phone "
+                "entered its result",
 )]
 
 READ = [BadRequest, Unauthorized, Forbidden, NotFound]
@@ -96,12 +103,14 @@ class MatchController(Controller):
     async def record(
         self, request: Request[Any, Any, Any], session: Session,
         match_id: MatchId, data: Entry, idempotency_key: IdempotencyKey = None,
+        x_device_id: DeviceId = None,
     ) -> Response[s.RoundWritten]:
         """Record the next round: the game's round entry (or ``{"entry": ...}``)."""
         idempotency = None if idempotency_key is None else (
             idempotency_key, service.fingerprint("POST", request.url.path, data))
         written = await service.record_round(
-            session, _broker(request), match_id, _authorization(request), data, idempotency)
+            session, _broker(request), match_id, _authorization(request), data, idempotency,
+            x_device_id)
         if isinstance(written, service.Replay):
             return Response(written.body, status_code=written.status)
         return Response(written, status_code=201)
@@ -111,20 +120,24 @@ class MatchController(Controller):
     async def correct(
         self, request: Request[Any, Any, Any], session: Session,
         match_id: MatchId, number: RoundNumber, data: Entry, if_match: IfMatch = None,
+        x_device_id: DeviceId = None,
     ) -> s.RoundWritten:
         """Correct a round; every later round and the standings are folded again."""
         return await service.correct_round(
-            session, _broker(request), match_id, number, _authorization(request), if_match, data)
+            session, _broker(request), match_id, number, _authorization(request), if_match, data,
+            x_device_id)
 
     @delete("/{match_id:str}/rounds/{number:int}", operation_id="undoRound", raises=WRITE,
             responses=documented(*WRITE), security=[{"bearer": []}])
     async def undo(
         self, request: Request[Any, Any, Any], session: Session,
         match_id: MatchId, number: RoundNumber, if_match: IfMatch = None,
+        x_device_id: DeviceId = None,
     ) -> None:
         """Undo the last round (only the last one)."""
         await service.undo_round(
-            session, _broker(request), match_id, number, _authorization(request), if_match)
+            session, _broker(request), match_id, number, _authorization(request), if_match,
+            x_device_id)
 
     @post("/{match_id:str}/guide", operation_id="guideRound", status_code=200, opt={"reads": True},
           raises=[*READ, Unprocessable], responses=documented(*READ, ContentTooLarge),
@@ -168,10 +181,10 @@ class MatchController(Controller):
         """Server-Sent Events: a ``change`` (version, action, round) after each write."""
         async with state.sessions() as session:
             await service.read_match(session, match_id, _authorization(request))
-        return ServerSentEvent(_changes(_broker(request), match_id))
+        return ServerSentEvent(change_events(_broker(request), match_id))
 
 
-async def _changes(broker: Broker, match_id: str) -> AsyncIterator[ServerSentEventMessage]:
+async def change_events(broker: Broker, match_id: str) -> AsyncIterator[ServerSentEventMessage]:
     async with broker.subscribe(match_id) as queue:
         yield ServerSentEventMessage(comment="subscribed")
         while True:

@@ -41,6 +41,7 @@ from api.problems import (
     Unprocessable,
     field_problems,
 )
+from api.tournaments.access import match_writer
 from scoring import registry
 from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
 from scoring.game import AnyGame, Setup
@@ -68,7 +69,7 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def _utc(moment: datetime) -> datetime:
+def utc(moment: datetime) -> datetime:
     """SQLite hands timestamps back without their zone; they were stored in UTC."""
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
@@ -138,7 +139,7 @@ def _snapshot(row: MatchRow, rounds: Sequence[dict[str, JSON]]) -> dict[str, Any
         winners=row.winners, reason=_reason(row.reason), next_dealer=row.next_dealer,
         rounds=[msgspec.convert(r, s.Round) for r in rounds],
         standings=row.standings, version=row.version,
-        created_at=_utc(row.created_at), updated_at=_utc(row.updated_at),
+        created_at=utc(row.created_at), updated_at=utc(row.updated_at),
     )
     snapshot: dict[str, Any] = msgspec.to_builtins(match)
     return snapshot
@@ -175,7 +176,6 @@ def apply_fold(row: MatchRow, folded: FoldedMatch, at: datetime) -> list[dict[st
     return rounds
 
 
-_apply_verdict = apply_fold  # the name api.tournaments imports today
 
 
 async def create_match(session: AsyncSession, body: s.NewMatch) -> s.CreatedMatch:
@@ -285,11 +285,11 @@ class Replay:
 
 async def record_round(
     session: AsyncSession, broker: Broker, match_id: str, authorization: str | None,
-    body: dict[str, Any], idempotency: tuple[str, str] | None,
+    body: dict[str, Any], idempotency: tuple[str, str] | None, device_id: str | None = None,
 ) -> s.RoundWritten | Replay:
     """Append a round. ``idempotency`` is (key, request fingerprint) when the client sent a key."""
     stored = await load(session, match_id, lock=True, entries=True)
-    token_kind = auth.require_write(authorization, stored.row.write_token_hash)
+    writer = await match_writer(session, stored.row, authorization)
     if idempotency is not None:
         earlier = await _idempotent_response(session, match_id, *idempotency)
         if earlier is not None:
@@ -302,7 +302,9 @@ async def record_round(
     row.version += 1
     rounds = apply_fold(row, folded, at)
     await _store_rounds(session, stored, rounds, number)
-    await _audit(session, match_id, at, "round_added", token_kind, number, new_entry=entry)
+    writer.record(stored.game, folded, device_id, "round_added", at)
+    await _audit(session, match_id, at, "round_added", writer.token_kind, number,
+                 new_entry=entry)
     written = _round_written(row, rounds[number - 1])
     if idempotency is not None:
         session.add(IdempotencyRow(
@@ -320,6 +322,7 @@ async def record_round(
                 return replay
         raise Conflict("Another round was recorded at the same moment; read the match.") from None
     await broker.publish(match_id, Change(row.version, "round_added", number))
+    await writer.publish(broker)
     return written
 
 
@@ -349,9 +352,10 @@ def _existing(stored: Stored, number: int) -> JSON:
 async def correct_round(
     session: AsyncSession, broker: Broker, match_id: str, number: int,
     authorization: str | None, if_match: str | None, body: dict[str, Any],
+    device_id: str | None = None,
 ) -> s.RoundWritten:
     stored = await load(session, match_id, lock=True, entries=True)
-    token_kind = auth.require_write(authorization, stored.row.write_token_hash)
+    writer = await match_writer(session, stored.row, authorization)
     old_entry = _existing(stored, number)
     _check_version(stored.row, if_match)
     entry = unwrap_entry(body)
@@ -363,19 +367,22 @@ async def correct_round(
     row.version += 1
     rounds = apply_fold(row, folded, at)
     await _store_rounds(session, stored, rounds, number)
-    await _audit(session, match_id, at, "round_corrected", token_kind, number, old_entry, entry)
+    writer.record(stored.game, folded, device_id, "round_corrected", at)
+    await _audit(session, match_id, at, "round_corrected", writer.token_kind, number,
+                 old_entry, entry)
     written = _round_written(row, rounds[number - 1])
     await session.commit()
     await broker.publish(match_id, Change(row.version, "round_corrected", number))
+    await writer.publish(broker)
     return written
 
 
 async def undo_round(
     session: AsyncSession, broker: Broker, match_id: str, number: int,
-    authorization: str | None, if_match: str | None,
+    authorization: str | None, if_match: str | None, device_id: str | None = None,
 ) -> None:
     stored = await load(session, match_id, lock=True, entries=True)
-    token_kind = auth.require_write(authorization, stored.row.write_token_hash)
+    writer = await match_writer(session, stored.row, authorization)
     last = _existing(stored, number)
     if number != len(stored.entries):
         raise Conflict(f"Only the last round ({len(stored.entries)}) can be undone; "
@@ -388,9 +395,12 @@ async def undo_round(
     apply_fold(row, folded, at)
     await session.execute(delete(ROUNDS).where(ROUNDS.c.match_id == match_id,
                                                ROUNDS.c.number == number))
-    await _audit(session, match_id, at, "round_undone", token_kind, number, old_entry=last)
+    writer.record(stored.game, folded, device_id, "round_undone", at)
+    await _audit(session, match_id, at, "round_undone", writer.token_kind, number,
+                 old_entry=last)
     await session.commit()
     await broker.publish(match_id, Change(row.version, "round_undone", number))
+    await writer.publish(broker)
 
 
 async def guide(
@@ -418,7 +428,7 @@ async def history(session: AsyncSession, match_id: str,
         select(AuditRow).where(col(AuditRow.match_id) == match_id).order_by(col(AuditRow.id))
     )).scalars().all()
     return [
-        s.HistoryItem(at=_utc(r.at), action=r.action, round=r.round,  # type: ignore[arg-type]
+        s.HistoryItem(at=utc(r.at), action=r.action, round=r.round,  # type: ignore[arg-type]
                       old_entry=r.old_entry, new_entry=r.new_entry, token_kind=r.token_kind)
         for r in rows
     ]

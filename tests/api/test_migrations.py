@@ -12,7 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from api import cli
 from api.db.engine import create_engine
 
-TABLES = {"match", "round", "audit", "idempotency"}
+TABLES = {"match", "round", "audit", "idempotency", "tournament", "tournament_player",
+          "tournament_round", "tournament_table"}
 
 
 async def _tables(engine: AsyncEngine) -> set[str]:

@@ -1,0 +1,1 @@
+"""Tournaments: players, seated rounds of matches, confirmation at the tables, standings."""

@@ -1,0 +1,157 @@
+"""Who may do what in a tournament, and what a write to one of its matches changes.
+
+Tokens: the organiser token writes everything in the tournament, including every table's match;
+the view token reads a private tournament. A table's token is the write token of its match. It
+is derived from the organiser token (HMAC-SHA256 over the match id), so the server stores only
+hashes and can still hand the organiser the table tokens again for printing table cards: only
+someone holding the organiser token can derive them.
+
+Decisions: a table token can no longer change its match once the table is confirmed (403,
+"confirmed: ask the organiser"); the organiser can, and the table stays confirmed. Every write to
+a table's match stores the fold's places and score shares on the table row, records the
+``X-Device-Id`` that wrote it as the device that entered the result, bumps the tournament's
+version and publishes a tournament change: all in the match write's transaction. Locks are
+taken in one order everywhere (match row, then tournament row, then table rows), so concurrent
+writes at several tables and the organiser's actions never deadlock.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlmodel import col
+
+from api import auth
+from api.db.models import MatchRow
+from api.live import Broker, Change
+from api.problems import Forbidden, NotFound, Unauthorized
+from api.tournaments.models import TournamentRow, TournamentTableRow
+from api.tournaments.results import table_result
+from scoring.game import AnyGame
+from scoring.match import FoldedMatch
+
+# Kinds of token, as the audit log and the reads name them.
+ORGANISER = "organiser"
+TABLE = "table"
+VIEW = "view"
+
+
+def holds(token: str, stored_hash: str) -> bool:
+    return hmac.compare_digest(auth.token_hash(token), stored_hash)
+
+
+def table_token(organiser_token: str, match_id: str) -> str:
+    digest = hmac.new(organiser_token.encode(), f"table:{match_id}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()[: auth.TOKEN_BYTES]).decode()
+
+
+def match_view_token(organiser_token: str, match_id: str) -> str:
+    """Never handed out: a table match is read with its table token or publicly."""
+    digest = hmac.new(organiser_token.encode(), f"view:{match_id}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()[: auth.TOKEN_BYTES]).decode()
+
+
+def events_channel(tournament_id: str) -> str:
+    """The broker channel of a tournament; match ids never contain a colon."""
+    return f"tournament:{tournament_id}"
+
+
+def require_organiser(authorization: str | None, tournament: TournamentRow) -> str:
+    """The organiser token itself (table tokens are derived from it); 401/403 otherwise."""
+    token = auth.bearer_token(authorization)
+    if not holds(token, tournament.organiser_token_hash):
+        raise Forbidden("Only the organiser's token may do this.")
+    return token
+
+
+def read_kind(authorization: str | None, tournament: TournamentRow) -> str | None:
+    """Which token a reader holds: ``organiser``, ``view`` or none (public tournaments only).
+
+    A private tournament needs the organiser or view token (401 without, 403 with another).
+    """
+    if authorization is None and not tournament.private:
+        return None
+    try:
+        token = auth.bearer_token(authorization)
+    except Unauthorized:
+        if tournament.private:
+            raise
+        return None
+    if holds(token, tournament.organiser_token_hash):
+        return ORGANISER
+    if holds(token, tournament.view_token_hash):
+        return VIEW
+    if tournament.private:
+        raise Forbidden("This token may not read this tournament.")
+    return None
+
+
+async def lock_tournament(session: AsyncSession, tournament_id: str) -> TournamentRow:
+    """The tournament row, locked for the rest of the transaction (PostgreSQL)."""
+    row = (await session.execute(
+        select(TournamentRow).where(col(TournamentRow.id) == tournament_id).with_for_update()
+    )).scalar_one_or_none()
+    if row is None:
+        raise NotFound(f"There is no tournament {tournament_id!r}.")
+    return row
+
+
+@dataclass(slots=True)
+class MatchWriter:
+    """Who writes to a match, and for a tournament table what the write must update."""
+
+    token_kind: str
+    tournament: TournamentRow | None = None
+    table: TournamentTableRow | None = None
+    action: str = ""
+
+    def record(self, game: AnyGame, folded: FoldedMatch, device_id: str | None, action: str,
+               at: datetime) -> None:
+        """Store the table's new result and bump the tournament (same transaction)."""
+        if self.table is None or self.tournament is None:
+            return
+        table = self.table
+        table.rounds_played = len(folded.rounds)
+        table.finished = folded.finished
+        table.places, table.shares = table_result(game, folded)
+        table.entered_by_device = device_id
+        self.tournament.version += 1
+        self.tournament.updated_at = at
+        self.action = action
+
+    async def publish(self, broker: Broker) -> None:
+        """After the commit: tell the tournament's subscribers about the change."""
+        if self.table is None or self.tournament is None:
+            return
+        await broker.publish(events_channel(self.tournament.id), Change(
+            self.tournament.version, f"table_{self.action}", self.table.round))
+
+
+async def match_writer(session: AsyncSession, match: MatchRow,
+                       authorization: str | None) -> MatchWriter:
+    """Check a write to ``match``; for a tournament table lock the tournament and its table.
+
+    Plain matches take their own write token. A table's match also takes the organiser token;
+    its table token is refused once the table is confirmed.
+    """
+    table = (await session.execute(
+        select(TournamentTableRow).where(col(TournamentTableRow.match_id) == match.id)
+    )).scalar_one_or_none()
+    if table is None:
+        return MatchWriter(auth.require_write(authorization, match.write_token_hash))
+    token = auth.bearer_token(authorization)
+    tournament = await lock_tournament(session, table.tournament_id)
+    await session.refresh(table, with_for_update=True)
+    if holds(token, tournament.organiser_token_hash):
+        return MatchWriter(ORGANISER, tournament, table)
+    if not holds(token, match.write_token_hash):
+        raise Forbidden("This token may not change this match.")
+    if table.confirmed:
+        raise Forbidden("This table's result is confirmed: ask the organiser to correct it.")
+    return MatchWriter(TABLE, tournament, table)

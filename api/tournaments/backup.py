@@ -1,0 +1,195 @@
+"""A tournament's full backup as JSON, and its import as a new tournament.
+
+The backup holds the settings, the players (with their ids), and every round with its report and
+tables: players in seat order, confirmation, the device that entered, and the table's match as
+players, options and round entries. Audit rows and tokens are not part of it.
+
+Decisions: an import creates a new tournament with new ids and new tokens (answered like a
+creation); every match is folded again from its entries, so a backup that was edited by hand
+cannot smuggle in results that do not follow from its entries; standings are therefore identical
+to the original's. Everything is checked before anything is stored, with paths into the backup
+(``rounds[1].tables[3].match.entries[2].penalty``), and nothing is stored on any error.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+import msgspec
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlmodel import col
+
+from api import auth
+from api.db.models import MatchRow, RoundRow
+from api.matches.service import now
+from api.problems import FieldProblem, Unprocessable
+from api.tournaments import schemas as s
+from api.tournaments.access import require_organiser
+from api.tournaments.models import (
+    TournamentPlayerRow,
+    TournamentRoundRow,
+    TournamentRow,
+    TournamentTableRow,
+)
+from api.tournaments.results import table_result
+from api.tournaments.service import (
+    TOURNAMENT_ID_BYTES,
+    check_settings,
+    fold_problem,
+    load_tournament,
+    new_match,
+    players_of,
+    rounds_of,
+    tables_of,
+    tournament_view,
+)
+from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
+
+
+async def backup(session: AsyncSession, tournament_id: str,
+                 authorization: str | None) -> s.Backup:
+    row = await load_tournament(session, tournament_id)
+    require_organiser(authorization, row)
+    players = await players_of(session, tournament_id)
+    tables = await tables_of(session, tournament_id)
+    match_ids = [t.match_id for t in tables]
+    matches = {m.id: m for m in (await session.execute(
+        select(MatchRow).where(col(MatchRow.id).in_(match_ids)))).scalars()}
+    entries: dict[str, list[object]] = {match_id: [] for match_id in match_ids}
+    for match_id, entry in await session.execute(
+        select(col(RoundRow.match_id), col(RoundRow.entry))
+        .where(col(RoundRow.match_id).in_(match_ids))
+        .order_by(col(RoundRow.match_id), col(RoundRow.number))
+    ):
+        entries[match_id].append(entry)
+    by_round: dict[int, list[s.BackupTable]] = {}
+    for table in tables:
+        match = matches[table.match_id]
+        by_round.setdefault(table.round, []).append(s.BackupTable(
+            table=table.table, players=list(table.players), confirmed=table.confirmed,
+            confirmed_by=table.confirmed_by,  # type: ignore[arg-type]
+            entered_by_device=table.entered_by_device,
+            match=s.BackupMatch(players=list(match.players), options=match.options,
+                                entries=entries[table.match_id]),
+        ))
+    settings = s.BackupSettings(
+        name=row.name, game=row.game, options=row.options, rounds=row.rounds,
+        table_size=row.table_size, seating=row.seating,  # type: ignore[arg-type]
+        seed=row.seed, points=msgspec.convert(row.points, s.Points),
+        tiebreaks=row.tiebreaks, hide_standings=row.hide_standings, private=row.private,
+    )
+    return s.Backup(
+        format="tafelrunde-tournament", version=1, tournament=settings,
+        players=[s.BackupPlayer(p.id, p.name, p.club, p.active) for p in players],
+        rounds=[s.BackupRound(r.number, msgspec.convert(r.report, s.Report),
+                              by_round.get(r.number, []))
+                for r in await rounds_of(session, tournament_id)],
+        exported_at=now(),
+    )
+
+
+def _check_shape(body: s.Backup) -> list[FieldProblem]:
+    """Ids, numbering and seats that must agree before any match is folded."""
+    problems: list[FieldProblem] = []
+    ids = [p.id for p in body.players]
+    if len(set(ids)) != len(ids):
+        problems.append(FieldProblem("players", "duplicate_player", "player ids must be unique"))
+    names = [p.name.strip().casefold() for p in body.players]
+    if len(set(names)) != len(names) or not all(names):
+        problems.append(FieldProblem("players", "duplicate_name",
+                                     "player names must be unique and not blank"))
+    if len(body.rounds) > body.tournament.rounds:
+        problems.append(FieldProblem("rounds", "too_many_rounds",
+                                     f"the tournament has only {body.tournament.rounds} rounds",
+                                     {"maximum": body.tournament.rounds}))
+    known = set(ids)
+    for i, played in enumerate(body.rounds):
+        path = f"rounds[{i}]"
+        if played.number != i + 1:
+            problems.append(FieldProblem(f"{path}.number", "round_number",
+                                         f"must be {i + 1}", {"expected": i + 1}))
+        if not played.tables:
+            problems.append(FieldProblem(f"{path}.tables", "too_short", "a round needs tables"))
+        if i + 1 < len(body.rounds) and not all(t.confirmed for t in played.tables):
+            problems.append(FieldProblem(f"{path}.tables", "round_incomplete",
+                                         "a round before the last must be complete"))
+        seated: set[int] = set()
+        for j, table in enumerate(played.tables):
+            where = f"{path}.tables[{j}]"
+            if table.table != j + 1:
+                problems.append(FieldProblem(f"{where}.table", "table_number",
+                                             f"must be {j + 1}", {"expected": j + 1}))
+            if not set(table.players) <= known or seated & set(table.players) or \
+                    len(set(table.players)) != len(table.players):
+                problems.append(FieldProblem(f"{where}.players", "unknown_or_repeated_player",
+                                             "each registered player sits once per round"))
+            seated |= set(table.players)
+            if len(table.match.players) != len(table.players):
+                problems.append(FieldProblem(f"{where}.match.players", "wrong_length",
+                                             f"must have {len(table.players)} names",
+                                             {"expected": len(table.players)}))
+    return problems
+
+
+async def import_backup(session: AsyncSession, body: s.Backup) -> s.CreatedTournament:
+    settings = body.tournament
+    game = check_settings(settings, "tournament.")
+    problems = _check_shape(body)
+    if problems:
+        raise Unprocessable("The backup does not describe a tournament.", errors=problems)
+    tokens = auth.new_tokens()
+    at = now()
+    tournament_id = secrets.token_urlsafe(TOURNAMENT_ID_BYTES)
+    finished = len(body.rounds) == settings.rounds and all(
+        t.confirmed for t in body.rounds[-1].tables)
+    row = TournamentRow(
+        id=tournament_id, name=settings.name.strip(), game=game.id, options=settings.options,
+        rounds=settings.rounds, table_size=settings.table_size, seating=settings.seating,
+        seed=settings.seed, points=msgspec.to_builtins(settings.points),
+        tiebreaks=list(settings.tiebreaks), hide_standings=settings.hide_standings,
+        private=settings.private, organiser_token_hash=auth.token_hash(tokens.write),
+        view_token_hash=auth.token_hash(tokens.view),
+        status="finished" if finished else "running" if body.rounds else "registering",
+        current_round=len(body.rounds), version=1, created_at=at, updated_at=at,
+    )
+    session.add(row)
+    await session.flush()
+    players = [TournamentPlayerRow(tournament_id=tournament_id, id=p.id, name=p.name.strip(),
+                                   club=p.club, active=p.active) for p in body.players]
+    session.add_all(players)
+    await session.flush()
+    rounds: list[TournamentRoundRow] = []
+    tables: list[TournamentTableRow] = []
+    for i, played in enumerate(body.rounds):
+        rounds.append(TournamentRoundRow(tournament_id=tournament_id, number=played.number,
+                                         report=msgspec.to_builtins(played.report), started_at=at))
+        session.add(rounds[-1])
+        await session.flush()
+        for j, table in enumerate(played.tables):
+            path = f"rounds[{i}].tables[{j}].match"
+            try:
+                match, folded = await new_match(
+                    session, game, table.match.players, table.match.options, settings.private,
+                    tokens.write, table.match.entries, at)
+            except (InvalidEntry, InvalidOptions, MatchFinished) as error:
+                problems += fold_problem(error, path)
+                continue
+            if table.confirmed and not folded.finished:
+                problems.append(FieldProblem(f"rounds[{i}].tables[{j}].confirmed", "not_finished",
+                                             "only a finished match can be confirmed"))
+            places, shares = table_result(game, folded)
+            tables.append(TournamentTableRow(
+                tournament_id=tournament_id, round=played.number, table=table.table,
+                match_id=match.id, players=list(table.players), rounds_played=len(folded.rounds),
+                finished=folded.finished, places=places, shares=shares,
+                confirmed=table.confirmed, confirmed_by=table.confirmed_by if table.confirmed
+                else None, entered_by_device=table.entered_by_device,
+            ))
+    if problems:
+        raise Unprocessable("The backup's matches do not fold.", errors=problems)
+    session.add_all(tables)
+    await session.commit()
+    view = tournament_view(row, players, rounds, tables)
+    return s.CreatedTournament(**msgspec.structs.asdict(view), token=tokens.write,
+                               view_token=tokens.view)

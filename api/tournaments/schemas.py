@@ -1,0 +1,268 @@
+"""The request and response bodies of the tournament endpoints.
+
+Request bodies forbid unknown fields (400), like the match bodies. Player ids are small integers
+numbered from 1 in order of registration within a tournament.
+"""
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from api.tournaments.models import CLUB_LENGTH, NAME_LENGTH, PLAYER_NAME_LENGTH
+
+MAX_ROUNDS = 50
+MAX_TABLE_SIZE = 64
+MAX_SEED = 2**31 - 1
+MIN_SEED = -(2**31)
+MAX_PLACE_POINTS = 1_000_000
+MAX_BACKUP_ITEMS = 10_000
+
+Seating = Literal["random", "swiss", "mix"]
+Tiebreak = Literal["points", "average_points", "score_share", "opponents", "table_wins"]
+DEFAULT_TIEBREAKS: list[Tiebreak] = ["points", "score_share", "opponents", "table_wins"]
+PlayerName = Annotated[str, msgspec.Meta(max_length=PLAYER_NAME_LENGTH)]
+Club = Annotated[str, msgspec.Meta(max_length=CLUB_LENGTH)]
+DeviceId = Annotated[str, msgspec.Meta(max_length=100)]
+TableState = Literal["open", "playing", "entered", "confirmed"]
+
+
+class PerPlace(msgspec.Struct, forbid_unknown_fields=True):
+    """Tournament points per place for each table size (``{"4": [4, 2, 1, 0]}``)."""
+
+    per_place: dict[str, list[float]]
+
+
+Points = Literal["share"] | PerPlace
+
+
+class NewTournament(msgspec.Struct, forbid_unknown_fields=True):
+    name: Annotated[str, msgspec.Meta(max_length=NAME_LENGTH)]
+    game: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    rounds: Annotated[int, msgspec.Meta(ge=1, le=MAX_ROUNDS)]
+    table_size: Annotated[int, msgspec.Meta(ge=1, le=MAX_TABLE_SIZE)]
+    options: dict[str, Any] = {}
+    seating: Seating = "mix"
+    seed: Annotated[int, msgspec.Meta(ge=MIN_SEED, le=MAX_SEED)] | None = None
+    points: Points = "share"
+    tiebreaks: Annotated[list[Tiebreak], msgspec.Meta(max_length=8)] = msgspec.field(
+        default_factory=lambda: list(DEFAULT_TIEBREAKS))
+    hide_standings: bool = False
+    private: bool = False
+
+
+class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
+    name: PlayerName
+    club: Club | None = None
+
+
+class PlayerChange(msgspec.Struct, forbid_unknown_fields=True):
+    """Only the fields given change; ``club: null`` removes the club."""
+
+    active: bool | msgspec.UnsetType = msgspec.UNSET
+    name: PlayerName | msgspec.UnsetType = msgspec.UNSET
+    club: Club | msgspec.UnsetType | None = msgspec.UNSET
+
+
+class Player(msgspec.Struct):
+    id: int
+    name: str
+    club: str | None
+    active: bool
+
+
+class Table(msgspec.Struct):
+    table: int
+    match_id: str
+    players: list[int]
+    state: TableState
+    entered_by_device: str | None
+    confirmed_by: Literal["table", "organiser"] | None
+
+
+class RepeatedPair(msgspec.Struct):
+    """Two players meeting for the ``times``-th time, at ``table``."""
+
+    players: list[int]
+    times: int
+    table: int
+    met_last_round: bool
+
+
+class ClubTable(msgspec.Struct):
+    club: str
+    players: list[int]
+    table: int
+
+
+class TableRevisit(msgspec.Struct):
+    player: int
+    table: int
+    visits_before: int
+
+
+class Report(msgspec.Struct):
+    """Repeated pairs, club-mates kept apart (one list per club) or together, table revisits."""
+
+    repeats: list[RepeatedPair]
+    kept_apart: list[list[int]]
+    club_mates_together: list[ClubTable]
+    table_revisits: list[TableRevisit]
+
+
+class Round(msgspec.Struct):
+    number: int
+    status: Literal["playing", "complete"]
+    tables: list[Table]
+    report: Report
+
+
+class Tournament(msgspec.Struct):
+    id: str
+    name: str
+    game: str
+    options: dict[str, Any]
+    rounds: int
+    table_size: int
+    seating: Seating
+    seed: int
+    points: Points
+    tiebreaks: list[Tiebreak]
+    hide_standings: bool
+    private: bool
+    status: Literal["registering", "running", "finished"]
+    players: list[Player]
+    round_list: list[Round]
+    current_round: int
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+
+class CreatedTournament(Tournament):
+    token: str
+    view_token: str
+
+
+class TableToken(msgspec.Struct):
+    table: int
+    match_id: str
+    players: list[int]
+    table_token: str
+
+
+class StartedRound(msgspec.Struct):
+    number: int
+    tables: list[TableToken]
+    report: Report
+
+
+class RoundTokens(msgspec.Struct):
+    number: int
+    tables: list[TableToken]
+
+
+class StandingRow(msgspec.Struct):
+    rank: int
+    player: int
+    name: str
+    club: str | None
+    active: bool
+    points: float
+    tables: int
+    tiebreaks: dict[str, float]
+
+
+class Standings(msgspec.Struct):
+    through_round: int
+    rows: list[StandingRow]
+
+
+class PlayerTable(msgspec.Struct):
+    round: int
+    table: int
+    seat: int
+    match_id: str
+    place: int | None
+    points: float | None
+
+
+class CurrentTable(msgspec.Struct):
+    round: int
+    table: int
+    seat: int
+    match_id: str
+
+
+class PlayerView(msgspec.Struct):
+    player: Player
+    tables: list[PlayerTable]
+    current: CurrentTable | None
+    standing: StandingRow
+
+
+class StandingsExport(msgspec.Struct):
+    """The JSON export: the tournament's settings and its standings."""
+
+    tournament: Tournament
+    standings: Standings
+    exported_at: datetime
+
+
+class BackupMatch(msgspec.Struct, forbid_unknown_fields=True):
+    players: Annotated[list[str], msgspec.Meta(max_length=MAX_TABLE_SIZE)]
+    options: dict[str, Any]
+    entries: Annotated[list[Any], msgspec.Meta(max_length=MAX_BACKUP_ITEMS)]
+
+
+class BackupTable(msgspec.Struct, forbid_unknown_fields=True):
+    table: Annotated[int, msgspec.Meta(ge=1, le=MAX_BACKUP_ITEMS)]
+    players: Annotated[list[int], msgspec.Meta(max_length=MAX_TABLE_SIZE)]
+    confirmed: bool
+    confirmed_by: Literal["table", "organiser"] | None
+    entered_by_device: DeviceId | None
+    match: BackupMatch
+
+
+class BackupRound(msgspec.Struct, forbid_unknown_fields=True):
+    number: Annotated[int, msgspec.Meta(ge=1, le=MAX_ROUNDS)]
+    report: Report
+    tables: Annotated[list[BackupTable], msgspec.Meta(max_length=MAX_BACKUP_ITEMS)]
+
+
+class BackupPlayer(msgspec.Struct, forbid_unknown_fields=True):
+    id: Annotated[int, msgspec.Meta(ge=1, le=MAX_BACKUP_ITEMS)]
+    name: PlayerName
+    club: Club | None
+    active: bool
+
+
+class BackupSettings(msgspec.Struct, forbid_unknown_fields=True):
+    name: Annotated[str, msgspec.Meta(max_length=NAME_LENGTH)]
+    game: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    options: dict[str, Any]
+    rounds: Annotated[int, msgspec.Meta(ge=1, le=MAX_ROUNDS)]
+    table_size: Annotated[int, msgspec.Meta(ge=1, le=MAX_TABLE_SIZE)]
+    seating: Seating
+    seed: Annotated[int, msgspec.Meta(ge=MIN_SEED, le=MAX_SEED)]
+    points: Points
+    tiebreaks: Annotated[list[Tiebreak], msgspec.Meta(max_length=8)]
+    hide_standings: bool
+    private: bool
+
+
+class Backup(msgspec.Struct, forbid_unknown_fields=True):
+    """Everything needed to rebuild a tournament elsewhere with identical standings."""
+
+    format: Literal["tafelrunde-tournament"]
+    version: Literal[1]
+    tournament: BackupSettings
+    players: Annotated[list[BackupPlayer], msgspec.Meta(max_length=MAX_BACKUP_ITEMS)]
+    rounds: Annotated[list[BackupRound], msgspec.Meta(max_length=MAX_ROUNDS)]
+    exported_at: datetime | None = None
+
+
+CLOSED_REQUEST_BODIES = (
+    NewTournament, PerPlace, NewPlayer, PlayerChange, Backup, BackupSettings, BackupPlayer,
+    BackupRound, BackupTable, BackupMatch,
+)

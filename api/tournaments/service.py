@@ -1,0 +1,640 @@
+"""Tournament storage around the seating engine, the match fold and the standings engine.
+
+Every write locks the tournament row first (PostgreSQL ``SELECT ... FOR UPDATE``; SQLite holds
+the write lock from ``BEGIN IMMEDIATE``), changes what it must, bumps the tournament's version
+and commits in one transaction; only then is a change published on the tournament's channel.
+
+Decisions:
+
+- Player ids are 1, 2, 3, ... in order of registration. Names are unique within a tournament
+  (ignoring case), at most 40 characters like match names; the club is optional. A player who
+  registers or changes ``active`` while a round is being played takes part from the next round.
+- Starting round n seats the active players in the tournament's mode: ``random`` with the seed
+  ``"<seed>/<n>"``; ``swiss`` by the current standings (organiser's view, every confirmed table);
+  ``mix`` plans every remaining round ahead with the tournament's seed and keeps the plan while
+  the roster (active players and their clubs) stays the same; any roster change re-plans the
+  rounds left around the rounds already played. Fields larger than the engine's exact search
+  (``scoring.tournament.mix.EXACT_PLAYERS``) are seated round by round with ``seat_mix`` (seed
+  ``"<seed>/<n>"``): planning ahead gains nothing there and would cost a round's time per
+  round left. Table sizes: as close to ``table_size`` as the
+  game's player range allows (see :mod:`scoring.tournament.tables`).
+- Nothing is stored when a round cannot be seated (422): too few players, a table size the
+  points per place do not name, or match options that do not fit a table's size.
+- Match options are checked at creation for a table of the preferred size.
+- A table's match gets the players' names in seat order, the tournament's options, and is
+  private when the tournament is; it is read with the table token or the organiser's.
+- Confirming needs a finished match (409 otherwise). With a table token, the ``X-Device-Id``
+  must be present and differ from the device that wrote the match last (409); the organiser may
+  always confirm. Confirming twice answers the table again. When every table of a round is
+  confirmed the round is complete; after the last round the tournament is finished.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+import msgspec
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlmodel import col
+
+from api import auth
+from api.db.models import AuditRow, MatchRow, RoundRow
+from api.live import Broker, Change
+from api.matches.service import apply_fold, now, utc
+from api.problems import Conflict, FieldProblem, Forbidden, NotFound, Unprocessable, field_problems
+from api.tournaments import schemas as s
+from api.tournaments.access import (
+    ORGANISER,
+    TABLE,
+    events_channel,
+    holds,
+    lock_tournament,
+    match_view_token,
+    read_kind,
+    require_organiser,
+    table_token,
+)
+from api.tournaments.models import (
+    TournamentPlayerRow,
+    TournamentRoundRow,
+    TournamentRow,
+    TournamentTableRow,
+)
+from api.tournaments.results import (
+    API_CRITERIA,
+    StoredTable,
+    counts,
+    last_counted_round,
+    place_points,
+    scoring_of,
+    standings,
+    table_result,
+)
+from scoring import registry
+from scoring.errors import InvalidEntry, InvalidInput, InvalidOptions, MatchFinished
+from scoring.game import AnyGame
+from scoring.match import FoldedMatch, fold_match, set_up
+from scoring.reading import JSON
+from scoring.tournament import (
+    Player,
+    RoundReport,
+    SeatingImpossible,
+    StandingRow,
+    TableSizes,
+    plan_mix,
+    seat_mix,
+    seat_random,
+    seat_swiss,
+    table_points,
+)
+from scoring.tournament.mix import EXACT_PLAYERS
+
+TOURNAMENT_ID_BYTES = 9  # 12 url-safe characters
+MATCH_ID_BYTES = 9
+
+
+# --- settings -------------------------------------------------------------------------------
+
+
+def game_of(game_id: str, path: str = "game") -> AnyGame:
+    game = registry.game_by_id(game_id)
+    if game is None:
+        raise Unprocessable("There is no such game.", errors=[FieldProblem(
+            path, "unknown_game", f"unknown game {game_id!r}",
+            {"known": list(registry.all_games())},
+        )])
+    return game
+
+
+def _prefixed(problems: list[FieldProblem], prefix: str) -> list[FieldProblem]:
+    for problem in problems:
+        problem.path = f"{prefix}{problem.path}"
+    return problems
+
+
+def check_settings(settings: s.NewTournament | s.BackupSettings, prefix: str = "") -> AnyGame:
+    """The tournament's game, once name, table size, options and scoring all fit it (422)."""
+    game = game_of(settings.game, f"{prefix}game")
+    problems: list[FieldProblem] = []
+    if not settings.name.strip():
+        problems.append(FieldProblem("name", "blank_name", "the tournament needs a name"))
+    try:
+        TableSizes.for_game(game.min_players, game.max_players, settings.table_size)
+    except SeatingImpossible as impossible:
+        problems.append(FieldProblem(
+            "table_size", "table_size",
+            f"{game.name} is played by {game.min_players} to {game.max_players} players at one "
+            f"table, so tables of {settings.table_size} are not possible",
+            {"minimum": max(game.min_players, 2), "maximum": game.max_players,
+             **{k: v for k, v in impossible.params.items() if isinstance(v, int)}},
+        ))
+    else:
+        names: list[JSON] = [f"Player {seat + 1}" for seat in range(settings.table_size)]
+        try:
+            set_up(game, names, settings.options)
+        except InvalidOptions as invalid:
+            problems += field_problems(invalid.errors)
+    problems += _scoring_problems(settings)
+    if problems:
+        raise Unprocessable("The tournament's settings do not fit together.",
+                            errors=_prefixed(problems, prefix))
+    return game
+
+
+def _scoring_problems(settings: s.NewTournament | s.BackupSettings) -> list[FieldProblem]:
+    problems: list[FieldProblem] = []
+    points = settings.points
+    if isinstance(points, s.PerPlace):
+        for size, values in points.per_place.items():
+            if not (size.isdigit() and len(size) <= 2):
+                problems.append(FieldProblem(
+                    f"points.per_place.{size}", "not_a_table_size",
+                    "the keys are table sizes, e.g. \"4\"", {"value": size}))
+            for place, value in enumerate(values):
+                if not abs(value) <= s.MAX_PLACE_POINTS:  # also refuses NaN
+                    problems.append(FieldProblem(
+                        f"points.per_place.{size}[{place}]", "out_of_range",
+                        f"must be between -{s.MAX_PLACE_POINTS} and {s.MAX_PLACE_POINTS}",
+                        {"minimum": -s.MAX_PLACE_POINTS, "maximum": s.MAX_PLACE_POINTS}))
+        if str(settings.table_size) not in points.per_place:
+            problems.append(FieldProblem(
+                "points.per_place", "missing_table_size",
+                f"the points per place must name the preferred table size {settings.table_size}",
+                {"size": settings.table_size}))
+        if problems:
+            return problems
+    try:
+        scoring_of(msgspec.to_builtins(points), settings.tiebreaks)
+    except InvalidOptions as invalid:
+        for problem in field_problems(invalid.errors):
+            problem.path = problem.path.replace("place_points", "points.per_place", 1)
+            problems.append(problem)
+    return problems
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+async def load_tournament(session: AsyncSession, tournament_id: str) -> TournamentRow:
+    row = await session.get(TournamentRow, tournament_id)
+    if row is None:
+        raise NotFound(f"There is no tournament {tournament_id!r}.")
+    return row
+
+
+async def players_of(session: AsyncSession, tournament_id: str) -> list[TournamentPlayerRow]:
+    return list((await session.execute(
+        select(TournamentPlayerRow).where(col(TournamentPlayerRow.tournament_id) == tournament_id)
+        .order_by(col(TournamentPlayerRow.id))
+    )).scalars())
+
+
+async def rounds_of(session: AsyncSession, tournament_id: str) -> list[TournamentRoundRow]:
+    return list((await session.execute(
+        select(TournamentRoundRow).where(col(TournamentRoundRow.tournament_id) == tournament_id)
+        .order_by(col(TournamentRoundRow.number))
+    )).scalars())
+
+
+async def tables_of(session: AsyncSession, tournament_id: str,
+                    round_number: int | None = None) -> list[TournamentTableRow]:
+    query = select(TournamentTableRow).where(
+        col(TournamentTableRow.tournament_id) == tournament_id)
+    if round_number is not None:
+        query = query.where(col(TournamentTableRow.round) == round_number)
+    return list((await session.execute(
+        query.order_by(col(TournamentTableRow.round), col(TournamentTableRow.table))
+    )).scalars())
+
+
+async def stored_tables(session: AsyncSession, tournament_id: str) -> list[StoredTable]:
+    """The table results only, without building ORM objects: this is the standings' hot path."""
+    t = TournamentTableRow
+    rows = await session.execute(
+        select(col(t.round), col(t.table), col(t.match_id), col(t.players), col(t.places),
+               col(t.shares), col(t.confirmed))
+        .where(col(t.tournament_id) == tournament_id).order_by(col(t.round), col(t.table))
+    )
+    return [
+        StoredTable(number, table, match_id, tuple(players), tuple(places), tuple(shares),
+                    confirmed)
+        for number, table, match_id, players, places, shares, confirmed in rows
+    ]
+
+
+def table_state(table: TournamentTableRow) -> s.TableState:
+    if table.confirmed:
+        return "confirmed"
+    if table.finished:
+        return "entered"
+    return "playing" if table.rounds_played else "open"
+
+
+def table_view(table: TournamentTableRow) -> s.Table:
+    return s.Table(
+        table=table.table, match_id=table.match_id, players=list(table.players),
+        state=table_state(table), entered_by_device=table.entered_by_device,
+        confirmed_by=table.confirmed_by,  # type: ignore[arg-type]
+    )
+
+
+def player_view(player: TournamentPlayerRow) -> s.Player:
+    return s.Player(id=player.id, name=player.name, club=player.club, active=player.active)
+
+
+def tournament_view(row: TournamentRow, players: Sequence[TournamentPlayerRow],
+                    rounds: Sequence[TournamentRoundRow],
+                    tables: Sequence[TournamentTableRow]) -> s.Tournament:
+    by_round: dict[int, list[TournamentTableRow]] = {}
+    for table in tables:
+        by_round.setdefault(table.round, []).append(table)
+    round_list = [
+        s.Round(
+            number=r.number,
+            status="complete" if all(t.confirmed for t in by_round.get(r.number, []))
+            else "playing",
+            tables=[table_view(t) for t in by_round.get(r.number, [])],
+            report=msgspec.convert(r.report, s.Report),
+        )
+        for r in rounds
+    ]
+    return s.Tournament(
+        id=row.id, name=row.name, game=row.game, options=row.options, rounds=row.rounds,
+        table_size=row.table_size, seating=row.seating,  # type: ignore[arg-type]
+        seed=row.seed, points=msgspec.convert(row.points, s.Points),
+        tiebreaks=row.tiebreaks, hide_standings=row.hide_standings, private=row.private,
+        status=row.status,  # type: ignore[arg-type]
+        players=[player_view(p) for p in players], round_list=round_list,
+        current_round=row.current_round, version=row.version,
+        created_at=utc(row.created_at), updated_at=utc(row.updated_at),
+    )
+
+
+async def full_view(session: AsyncSession, row: TournamentRow) -> s.Tournament:
+    return tournament_view(row, await players_of(session, row.id), await rounds_of(session, row.id),
+                           await tables_of(session, row.id))
+
+
+async def readable(session: AsyncSession, tournament_id: str,
+                   authorization: str | None) -> tuple[TournamentRow, str | None]:
+    """The tournament and the kind of token its reader holds (private ones need one)."""
+    row = await load_tournament(session, tournament_id)
+    return row, read_kind(authorization, row)
+
+
+async def read_tournament(session: AsyncSession, tournament_id: str,
+                          authorization: str | None) -> s.Tournament:
+    row, _ = await readable(session, tournament_id, authorization)
+    return await full_view(session, row)
+
+
+# --- standings ------------------------------------------------------------------------------
+
+
+def standing_row(row: StandingRow, player: TournamentPlayerRow) -> s.StandingRow:
+    return s.StandingRow(
+        rank=row.rank, player=player.id, name=player.name, club=player.club, active=player.active,
+        points=row.points, tables=row.tables_played,
+        tiebreaks={API_CRITERIA[k]: v for k, v in row.tiebreaks.items() if k != "points"},
+    )
+
+
+async def _standings(
+    session: AsyncSession, row: TournamentRow, reader: str | None,
+) -> tuple[s.Standings, list[StoredTable], list[TournamentPlayerRow], int | None]:
+    tables = await stored_tables(session, row.id)
+    players = await players_of(session, row.id)
+    through = last_counted_round(tables, row.hide_standings and reader != ORGANISER)
+    through_round, rows = standings(tables, [p.id for p in players],
+                                    scoring_of(row.points, row.tiebreaks), through)
+    by_id = {p.id: p for p in players}
+    view = s.Standings(through_round=through_round,
+                       rows=[standing_row(r, by_id[int(r.player)]) for r in rows])
+    return view, tables, players, through
+
+
+async def read_standings(session: AsyncSession, tournament_id: str,
+                         authorization: str | None) -> s.Standings:
+    row, reader = await readable(session, tournament_id, authorization)
+    view, *_ = await _standings(session, row, reader)
+    return view
+
+
+async def read_player(session: AsyncSession, tournament_id: str, player_id: int,
+                      authorization: str | None) -> s.PlayerView:
+    """A player's tables (place and points once counted), current table and standing."""
+    row, reader = await readable(session, tournament_id, authorization)
+    view, tables, players, through = await _standings(session, row, reader)
+    player = next((p for p in players if p.id == player_id), None)
+    if player is None:
+        raise NotFound(f"This tournament has no player {player_id}.")
+    per_place = place_points(row.points)
+    played: list[s.PlayerTable] = []
+    current: s.CurrentTable | None = None
+    for table in tables:
+        if player_id not in table.players:
+            continue
+        seat = table.players.index(player_id)
+        counted = counts(table, through)
+        played.append(s.PlayerTable(
+            round=table.round, table=table.table, seat=seat, match_id=table.match_id,
+            place=table.places[seat] if counted else None,
+            points=table_points(table.places, per_place)[seat] if counted else None,
+        ))
+        if table.round == row.current_round:
+            current = s.CurrentTable(table.round, table.table, seat, table.match_id)
+    round_tables = [t for t in tables if t.round == row.current_round]
+    if round_tables and all(t.confirmed for t in round_tables):
+        current = None
+    standing = next(r for r in view.rows if r.player == player_id)
+    return s.PlayerView(player=player_view(player), tables=played, current=current,
+                        standing=standing)
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+async def _publish(broker: Broker, row: TournamentRow, action: str, number: int | None) -> None:
+    await broker.publish(events_channel(row.id), Change(row.version, action, number))
+
+
+def _touch(row: TournamentRow, at: datetime) -> None:
+    row.version += 1
+    row.updated_at = at
+
+
+async def create_tournament(session: AsyncSession, body: s.NewTournament) -> s.CreatedTournament:
+    game = check_settings(body)
+    tokens = auth.new_tokens()
+    at = now()
+    row = TournamentRow(
+        id=secrets.token_urlsafe(TOURNAMENT_ID_BYTES), name=body.name.strip(), game=game.id,
+        options=body.options, rounds=body.rounds, table_size=body.table_size,
+        seating=body.seating,
+        seed=secrets.randbelow(s.MAX_SEED + 1) if body.seed is None else body.seed,
+        points=msgspec.to_builtins(body.points), tiebreaks=list(body.tiebreaks),
+        hide_standings=body.hide_standings, private=body.private,
+        organiser_token_hash=auth.token_hash(tokens.write),
+        view_token_hash=auth.token_hash(tokens.view), status="registering", current_round=0,
+        version=1, created_at=at, updated_at=at,
+    )
+    session.add(row)
+    await session.commit()
+    view = tournament_view(row, (), (), ())
+    return s.CreatedTournament(**msgspec.structs.asdict(view), token=tokens.write,
+                               view_token=tokens.view)
+
+
+def _clean(name: str, path: str) -> str:
+    cleaned = name.strip()
+    if not cleaned:
+        raise Unprocessable("A player needs a name.", errors=[
+            FieldProblem(path, "blank_name", "each player needs a name")])
+    return cleaned
+
+
+def _unique_name(name: str, players: Sequence[TournamentPlayerRow], own: int | None = None) -> None:
+    if any(p.name.casefold() == name.casefold() and p.id != own for p in players):
+        raise Unprocessable("Another player already has this name.", errors=[FieldProblem(
+            "name", "duplicate_name", f"{name!r} is already registered; add a surname or club "
+            "initial", {"value": name})])
+
+
+async def add_player(session: AsyncSession, broker: Broker, tournament_id: str,
+                     authorization: str | None, body: s.NewPlayer) -> s.Player:
+    row = await lock_tournament(session, tournament_id)
+    require_organiser(authorization, row)
+    if row.status == "finished":
+        raise Conflict("The tournament is finished; nobody can join any more.")
+    players = await players_of(session, tournament_id)
+    name = _clean(body.name, "name")
+    _unique_name(name, players)
+    club = body.club.strip() or None if body.club is not None else None
+    player = TournamentPlayerRow(
+        tournament_id=tournament_id, id=max((p.id for p in players), default=0) + 1, name=name,
+        club=club, active=True,
+    )
+    session.add(player)
+    _touch(row, now())
+    await session.commit()
+    await _publish(broker, row, "player_added", None)
+    return player_view(player)
+
+
+async def change_player(session: AsyncSession, broker: Broker, tournament_id: str,
+                        player_id: int, authorization: str | None,
+                        body: s.PlayerChange) -> s.Player:
+    row = await lock_tournament(session, tournament_id)
+    require_organiser(authorization, row)
+    players = await players_of(session, tournament_id)
+    player = next((p for p in players if p.id == player_id), None)
+    if player is None:
+        raise NotFound(f"This tournament has no player {player_id}.")
+    if not isinstance(body.name, msgspec.UnsetType):
+        name = _clean(body.name, "name")
+        _unique_name(name, players, player.id)
+        player.name = name
+    if not isinstance(body.club, msgspec.UnsetType):
+        player.club = body.club.strip() or None if body.club is not None else None
+    if not isinstance(body.active, msgspec.UnsetType):
+        player.active = body.active
+    _touch(row, now())
+    await session.commit()
+    await _publish(broker, row, "player_changed", None)
+    return player_view(player)
+
+
+def report_json(report: RoundReport) -> dict[str, Any]:
+    """The engine's round report in the API's shape (:class:`api.tournaments.schemas.Report`)."""
+    shaped: dict[str, Any] = msgspec.to_builtins(s.Report(
+        repeats=[s.RepeatedPair([int(p) for p in r.players], r.met_before + 1, r.table,
+                                r.met_last_round) for r in report.repeated_pairs],
+        kept_apart=[[int(p) for p in c.players] for c in report.kept_apart],
+        club_mates_together=[s.ClubTable(c.club, [int(p) for p in c.players], c.table or 0)
+                             for c in report.club_mates_together],
+        table_revisits=[s.TableRevisit(int(r.player), r.table, r.visits_before)
+                        for r in report.table_revisits],
+    ))
+    return shaped
+
+
+def _seat(row: TournamentRow, game: AnyGame, players: Sequence[TournamentPlayerRow],
+          history: list[list[list[int]]], standing: list[int],
+          number: int) -> tuple[list[list[int]], dict[str, Any]]:
+    """Round ``number``'s tables (player ids in seat order) and report; see the module's rules."""
+    roster = [Player(p.id, p.club) for p in players if p.active]
+    sizes = TableSizes.for_game(game.min_players, game.max_players, row.table_size)
+    if row.seating == "random":
+        plan = seat_random(roster, sizes, f"{row.seed}/{number}", history)
+    elif row.seating == "swiss":
+        plan = seat_swiss(roster, sizes, standing, history)
+    elif len(roster) > EXACT_PLAYERS:
+        plan = seat_mix(roster, sizes, history, f"{row.seed}/{number}")
+    else:
+        key = [[p.id, p.club] for p in roster]
+        ahead = row.plan
+        if ahead and ahead["roster"] == key and \
+                0 <= number - ahead["from_round"] < len(ahead["rounds"]):
+            planned = ahead["rounds"][number - ahead["from_round"]]
+            return planned["tables"], planned["report"]
+        plans = plan_mix(roster, sizes, row.rounds - number + 1, history, seed=row.seed)
+        row.plan = {"from_round": number, "roster": key, "rounds": [
+            {"tables": [[int(p) for p in t] for t in p.tables], "report": report_json(p.report)}
+            for p in plans
+        ]}
+        plan = plans[0]
+    return [[int(p) for p in t] for t in plan.tables], report_json(plan.report)
+
+
+async def new_match(session: AsyncSession, game: AnyGame, names: Sequence[str], options: Any,
+                    private: bool, organiser_token: str, entries: Sequence[Any],
+                    at: datetime) -> tuple[MatchRow, FoldedMatch]:
+    """A table's match with its table token derived from the organiser token.
+
+    Raises the scoring package's ``InvalidOptions``, ``InvalidEntry`` or ``MatchFinished``.
+    """
+    setup = set_up(game, list[JSON](names), options)
+    folded = fold_match(game, setup, entries)
+    match_id = secrets.token_urlsafe(MATCH_ID_BYTES)
+    match = MatchRow(
+        id=match_id, game=game.id, players=list(setup.players),
+        options=game.options_json(setup.options), private=private,
+        write_token_hash=auth.token_hash(table_token(organiser_token, match_id)),
+        view_token_hash=auth.token_hash(match_view_token(organiser_token, match_id)),
+        version=1 + len(entries), status="in_progress", winners=[], standings=[],
+        next_dealer=0, snapshot={}, created_at=at, updated_at=at,
+    )
+    rounds = apply_fold(match, folded, at)
+    session.add(match)
+    await session.flush()  # the unit of work does not order rows of unrelated models
+    session.add(AuditRow(match_id=match_id, at=at, action="create", token_kind=ORGANISER))
+    session.add_all(RoundRow(match_id=match_id, number=number, entry=played["entry"],
+                             result=played["result"], totals=played["totals"])
+                    for number, played in enumerate(rounds, start=1))
+    return match, folded
+
+
+async def start_round(session: AsyncSession, broker: Broker, tournament_id: str,
+                      authorization: str | None) -> s.StartedRound:
+    row = await lock_tournament(session, tournament_id)
+    organiser_token = require_organiser(authorization, row)
+    if row.current_round >= row.rounds:
+        raise Conflict(f"All {row.rounds} rounds of this tournament have been played.")
+    tables = await tables_of(session, tournament_id)
+    if any(t.round == row.current_round and not t.confirmed for t in tables):
+        raise Conflict(f"Round {row.current_round} is not complete: every table must be "
+                       "confirmed first.")
+    game = game_of(row.game)
+    players = await players_of(session, tournament_id)
+    number = row.current_round + 1
+    history: list[list[list[int]]] = [[] for _ in range(row.current_round)]
+    for table in tables:
+        history[table.round - 1].append(list(table.players))
+    standing: list[int] = []
+    if row.seating == "swiss":
+        view, *_ = await _standings(session, row, ORGANISER)
+        standing = [r.player for r in view.rows]
+    try:
+        seating, report = _seat(row, game, players, history, standing, number)
+    except InvalidInput as impossible:
+        raise Unprocessable(f"Round {number} cannot be seated.",
+                            errors=field_problems(impossible.errors)) from None
+    per_place = place_points(row.points)
+    missing = sorted({len(t) for t in seating} - set(per_place or {})) if per_place else []
+    if missing:
+        raise Unprocessable(
+            f"Round {number} needs tables of {missing[0]}, which the points per place do not name.",
+            errors=[FieldProblem("points.per_place", "missing_table_size",
+                                 f"no points per place for a table of {missing[0]}",
+                                 {"size": missing[0]})])
+    at = now()
+    names = {p.id: p.name for p in players}
+    session.add(TournamentRoundRow(tournament_id=tournament_id, number=number, report=report,
+                                   started_at=at))
+    await session.flush()
+    started: list[s.TableToken] = []
+    for index, seats in enumerate(seating, start=1):
+        try:
+            match, folded = await new_match(session, game, [names[p] for p in seats], row.options,
+                                      row.private, organiser_token, (), at)
+        except InvalidOptions as invalid:
+            raise Unprocessable(
+                f"The tournament's match options do not fit table {index} of {len(seats)} players.",
+                errors=field_problems(invalid.errors)) from None
+        places, shares = table_result(game, folded)
+        session.add(TournamentTableRow(
+            tournament_id=tournament_id, round=number, table=index, match_id=match.id,
+            players=seats, rounds_played=0, finished=False, places=places, shares=shares,
+            confirmed=False,
+        ))
+        started.append(s.TableToken(index, match.id, seats, table_token(organiser_token, match.id)))
+    row.current_round = number
+    row.status = "running"
+    _touch(row, at)
+    await session.commit()
+    await _publish(broker, row, "round_started", number)
+    return s.StartedRound(number=number, tables=started, report=msgspec.convert(report, s.Report))
+
+
+async def round_tokens(session: AsyncSession, tournament_id: str, number: int,
+                       authorization: str | None) -> s.RoundTokens:
+    row = await load_tournament(session, tournament_id)
+    organiser_token = require_organiser(authorization, row)
+    tables = await tables_of(session, tournament_id, number)
+    if not tables:
+        raise NotFound(f"Round {number} has not started.")
+    return s.RoundTokens(number=number, tables=[
+        s.TableToken(t.table, t.match_id, list(t.players), table_token(organiser_token, t.match_id))
+        for t in tables
+    ])
+
+
+async def confirm_table(session: AsyncSession, broker: Broker, tournament_id: str, number: int,
+                        table_number: int, authorization: str | None,
+                        device_id: str | None) -> s.Table:
+    row = await lock_tournament(session, tournament_id)
+    table = await session.get(TournamentTableRow, (tournament_id, number, table_number),
+                              with_for_update=True)
+    if table is None:
+        raise NotFound(f"Round {number} has no table {table_number}.")
+    token = auth.bearer_token(authorization)
+    if holds(token, row.organiser_token_hash):
+        confirmer = ORGANISER
+    else:
+        match = await session.get(MatchRow, table.match_id)
+        if match is None or not holds(token, match.write_token_hash):
+            raise Forbidden("Only this table's token or the organiser's may confirm it.")
+        confirmer = TABLE
+    if table.confirmed:
+        return table_view(table)
+    if not table.finished:
+        raise Conflict("The match at this table is not finished yet.")
+    if confirmer == TABLE and (device_id is None or device_id == table.entered_by_device):
+        raise Conflict("Another phone at the table must confirm (send its X-Device-Id), "
+                       "or the organiser.")
+    table.confirmed = True
+    table.confirmed_by = confirmer
+    round_tables = await tables_of(session, tournament_id, number)
+    if number == row.rounds and all(t.confirmed for t in round_tables):
+        row.status = "finished"
+    _touch(row, now())
+    await session.commit()
+    await _publish(broker, row, "table_confirmed", number)
+    return table_view(table)
+
+
+def fold_problem(error: InvalidEntry | MatchFinished | InvalidOptions,
+                 path: str) -> list[FieldProblem]:
+    """A stored match that does not fold, named under ``path`` (for imports)."""
+    if isinstance(error, MatchFinished):
+        return [FieldProblem(f"{path}.entries", "match_finished",
+                             f"the match was decided after round {error.rounds_played}",
+                             {"rounds_played": error.rounds_played})]
+    if isinstance(error, InvalidEntry):
+        return field_problems(error.errors, f"{path}.entries[{(error.round_number or 1) - 1}]")
+    return field_problems(error.errors, path)
+
