@@ -1,0 +1,456 @@
+"""What the reliability benches and tests share: a real ``tafelrunde serve`` process, phones that
+play whole matches over HTTP and retry every request with the same ``Idempotency-Key``, and an
+audit of the database against fresh folds of its rounds.
+
+It talks to the server over HTTP and to the database with plain SQL, so it checks what is
+really stored, not what the service believes.
+
+Decisions: a phone drops connections on purpose (``Chaos``): some requests get a client-side
+timeout far shorter than the request takes, some are written to a fresh socket that is closed
+right after sending, so the server may or may not store them. Either way the phone sends the
+same request again, with the same key, until an answer arrives. A 5xx answer is counted and
+retried too, as a phone would. Creating a match takes no key: a lost answer leaves an empty
+match behind, which loses and doubles nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+import asyncpg
+import httpx
+from sqlalchemy import text
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from api.db.engine import asyncpg_dsn
+from scoring import registry
+from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
+from scoring.match import fold_match, set_up
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("tschau-sepp", "sea-change", "seven-seals")
+NAMES = ("Ann", "Bea", "Cem", "Dev")
+# Short matches, so that every phone plays whole matches of all three games.
+OPTIONS: dict[str, dict[str, Any]] = {
+    "tschau-sepp": {"games": 2}, "sea-change": {"target_vp": 2}, "seven-seals": {"rounds": 2},
+}
+DEFAULT_POSTGRES_URL = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+RETRY_PAUSE = 0.05
+GIVE_UP_AFTER = 60.0
+
+
+# The rounds a table plays ------------------------------------------------------------------
+
+
+def new_match(game: str, rng: random.Random) -> dict[str, Any]:
+    players = list(NAMES[: rng.choice((3, 4))])
+    return {"game": game, "players": players, "options": OPTIONS[game],
+            "private": rng.random() < 0.3}
+
+
+def next_entry(game: str, players: int, rng: random.Random) -> dict[str, Any]:
+    """A valid round of ``game`` at a table of ``players``, different from round to round."""
+    if game == "tschau-sepp":
+        winner = rng.randrange(players)
+        return {"winner": winner,
+                "penalty": [0 if seat == winner else rng.randint(1, 60) for seat in range(players)]}
+    if game == "sea-change":
+        deck = described(game)["decks"][str(players)]
+        others = [rng.randint(0, 2) for _ in range(players - 1)]
+        best = rng.randrange(players)  # one clear best score: no tie to break with tricks
+        scores = [*others[:best], deck["checksum"] - sum(others), *others[best:]]
+        return {"final_trump": rng.choice(deck_suits(game)), "scores": scores,
+                "trump_zero": rng.randrange(players)}
+    colours = described(game)["colours"]
+    return {"bids": [{"seals": [colours[seat]]} for seat in range(players)],
+            "remaining": [rng.choice(([], [colours[seat]])) for seat in range(players)],
+            "black": [rng.randint(0, 1) for _ in range(players)]}
+
+
+def deck_suits(game: str) -> list[str]:
+    suits: list[str] = described(game)["suits"]
+    return suits
+
+
+def described(game: str) -> dict[str, Any]:
+    """The game's description as the API lists it (``GET /api/v1/games/{id}``)."""
+    return cast(dict[str, Any], registry.all_games()[game].describe())
+
+
+# A server process --------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Server:
+    """``tafelrunde serve`` on a port of its own; started, SIGKILLed and started again."""
+
+    def __init__(self, database_url: str, workdir: Path, env: dict[str, str] | None = None) -> None:
+        self.database_url = database_url
+        self.workdir = workdir
+        self.port = free_port()
+        self.env = env or {}
+        self.process: asyncio.subprocess.Process | None = None
+        self.starts = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def start(self, patience: float = 30.0) -> None:
+        """Start the server and wait until ``/api/v1/health`` answers."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TAFELRUNDE_")}
+        env.update({"TAFELRUNDE_DATABASE_URL": self.database_url, **self.env})
+        self.starts += 1
+        with (self.workdir / "server.log").open("ab") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "api.cli", "serve", "--port", str(self.port),
+                cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + patience
+        async with httpx.AsyncClient(timeout=1) as http:
+            while time.monotonic() < deadline:
+                if self.process.returncode is not None:
+                    raise RuntimeError(f"the server exited: {self.log_tail()}")
+                try:
+                    if (await http.get(f"{self.url}/api/v1/health")).status_code == 200:
+                        return
+                except httpx.TransportError:
+                    pass
+                await asyncio.sleep(0.02)
+        raise RuntimeError(f"the server did not answer within {patience} s: {self.log_tail()}")
+
+    async def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, as when the machine loses power to the process."""
+        if self.process is not None and self.process.returncode is None:
+            self.process.send_signal(signal.SIGKILL)
+            await self.process.wait()
+
+    async def stop(self) -> None:
+        if self.process is None or self.process.returncode is not None:
+            return
+        self.process.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(self.process.wait(), 10)
+        except TimeoutError:
+            await self.kill()
+
+    def log_tail(self) -> str:
+        log = self.workdir / "server.log"
+        return log.read_text(errors="replace")[-2000:] if log.exists() else ""
+
+
+# Phones that retry -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Chaos:
+    """How often a phone loses a request on purpose (a share of all requests each)."""
+
+    timeout_share: float = 0.05
+    close_share: float = 0.05
+    short_timeout: float = 0.003
+
+
+@dataclass(slots=True)
+class Tally:
+    """What the phones saw: acknowledged rounds per match, latencies and trouble."""
+
+    acknowledged: dict[str, list[Any]] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)
+    retries: int = 0
+    dropped_on_purpose: int = 0
+    server_errors: int = 0
+    out_of_order: int = 0
+    unexpected: list[str] = field(default_factory=list)
+    tokens: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def rounds(self) -> int:
+        return sum(len(entries) for entries in self.acknowledged.values())
+
+
+class Phone:
+    """One client: its own connections, its own random choices, every request retried."""
+
+    def __init__(self, base_url: str, rng: random.Random, tally: Tally, chaos: Chaos,
+                 timeout: float = 10.0) -> None:
+        self.base_url = base_url
+        self.rng = rng
+        self.tally = tally
+        self.chaos = chaos
+        self.http = httpx.AsyncClient(base_url=base_url, timeout=timeout)
+
+    async def close(self) -> None:
+        await self.http.aclose()
+
+    async def send(self, method: str, path: str, body: Any,
+                   headers: dict[str, str] | None = None) -> httpx.Response:
+        """The answer to a request sent as often as needed; 5xx and lost answers are retried."""
+        headers = headers or {}
+        deadline = time.monotonic() + GIVE_UP_AFTER
+        first = True
+        while True:
+            if not first:
+                self.tally.retries += 1
+            first = False
+            try:
+                response = await self._attempt(method, path, body, headers)
+            except (httpx.TransportError, OSError):
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(RETRY_PAUSE)
+                continue
+            if response.status_code >= 500:
+                self.tally.server_errors += 1
+                self.tally.unexpected.append(f"{method} {path}: {response.status_code} "
+                                             f"{response.text[:200]}")
+                await asyncio.sleep(RETRY_PAUSE)
+                continue
+            return response
+
+    async def _attempt(self, method: str, path: str, body: Any,
+                       headers: dict[str, str]) -> httpx.Response:
+        luck = self.rng.random()
+        if luck < self.chaos.close_share:
+            self.tally.dropped_on_purpose += 1
+            await self._send_and_hang_up(method, path, body, headers)
+            raise httpx.ReadError("hung up on purpose")
+        timeout = self.chaos.short_timeout if luck < (
+            self.chaos.close_share + self.chaos.timeout_share) else None
+        if timeout is not None:
+            try:
+                return await self.http.request(method, path, json=body, headers=headers,
+                                               timeout=timeout)
+            except httpx.TimeoutException:
+                # Counted only when the answer really was given up on: a fast one still counts.
+                self.tally.dropped_on_purpose += 1
+                raise
+        return await self.http.request(method, path, json=body, headers=headers)
+
+    async def _send_and_hang_up(self, method: str, path: str, body: Any,
+                                headers: dict[str, str]) -> None:
+        """Write the whole request to a new connection and close it before any answer."""
+        url = httpx.URL(self.base_url)
+        payload = json.dumps(body).encode()
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {url.host}:{url.port}",
+                 "Content-Type: application/json", f"Content-Length: {len(payload)}",
+                 *(f"{name}: {value}" for name, value in headers.items())]
+        _reader, writer = await asyncio.open_connection(url.host, url.port)
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + payload)
+        await writer.drain()
+        writer.close()
+        await writer.wait_closed()
+
+    async def play_match(self, game: str, stop: asyncio.Event | None = None) -> int:
+        """Create a match of ``game`` and record rounds until it is decided (or ``stop``);
+        returns the number of rounds acknowledged."""
+        created = await self.send("POST", "/api/v1/matches", new_match(game, self.rng))
+        if created.status_code != 201:
+            self.tally.unexpected.append(f"create: {created.status_code} {created.text[:200]}")
+            return 0
+        match = created.json()
+        acknowledged = self.tally.acknowledged.setdefault(match["id"], [])
+        self.tally.tokens[match["id"]] = match["token"]
+        players = len(match["players"])
+        status = match["status"]
+        while status != "finished" and not (stop is not None and stop.is_set()):
+            entry = next_entry(game, players, self.rng)
+            headers = {"Authorization": f"Bearer {match['token']}",
+                       "Idempotency-Key": uuid.uuid4().hex}
+            began = time.perf_counter()
+            answer = await self.send("POST", f"/api/v1/matches/{match['id']}/rounds", entry,
+                                     headers)
+            if answer.status_code != 201:
+                self.tally.unexpected.append(
+                    f"round {len(acknowledged) + 1} of {match['id']}: "
+                    f"{answer.status_code} {answer.text[:200]}")
+                break
+            self.tally.latencies.append(time.perf_counter() - began)
+            written = answer.json()
+            if written["number"] != len(acknowledged) + 1:
+                self.tally.out_of_order += 1
+            acknowledged.append(entry)
+            status = written["status"]
+        return len(acknowledged)
+
+
+async def play(base_url: str, clients: int, rounds: int, *, seed: int = 1,
+               chaos: Chaos | None = None, stop: asyncio.Event | None = None) -> Tally:
+    """``clients`` phones at once, each playing whole matches of the three games in turn until
+    it has recorded ``rounds`` rounds (or ``stop`` is set)."""
+    tally = Tally()
+
+    async def phone(number: int) -> None:
+        rng = random.Random(seed * 100_003 + number)
+        client = Phone(base_url, rng, tally, chaos or Chaos())
+        played = 0
+        try:
+            turn = number
+            while played < rounds and not (stop is not None and stop.is_set()):
+                played += await client.play_match(GAMES[turn % len(GAMES)], stop)
+                turn += 1
+        finally:
+            await client.close()
+
+    await asyncio.gather(*(phone(n) for n in range(clients)))
+    return tally
+
+
+def p99(latencies: Sequence[float]) -> float:
+    if len(latencies) < 2:
+        return latencies[0] if latencies else 0.0
+    return statistics.quantiles(latencies, n=100)[98]
+
+
+# What the database holds -------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Audit:
+    """Every match as stored, and every way in which the store disagrees with a fresh fold."""
+
+    entries: dict[str, list[Any]] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+PLAIN_COLUMNS = frozenset({"status", "next_dealer"})
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str) else value
+
+
+async def audit_database(database_url: str) -> Audit:
+    """Fold every stored match again and compare rounds, verdict, snapshot, version, history."""
+    engine = create_async_engine(database_url)
+    try:
+        async with engine.connect() as connection:
+            matches = (await connection.execute(text(
+                "SELECT id, game, players, options, version, status, winners, reason, "
+                "standings, next_dealer, snapshot FROM match"))).mappings().all()
+            rounds = (await connection.execute(text(
+                "SELECT match_id, number, entry, result, totals FROM round "
+                "ORDER BY match_id, number"))).mappings().all()
+            writes = dict((await connection.execute(text(
+                "SELECT match_id, count(*) FROM audit GROUP BY match_id"))).tuples().all())
+    finally:
+        await engine.dispose()
+    stored: dict[str, list[dict[str, Any]]] = {}
+    for row in rounds:
+        stored.setdefault(row["match_id"], []).append(
+            {"number": row["number"], "entry": _json(row["entry"]),
+             "result": _json(row["result"]), "totals": _json(row["totals"])})
+    audit = Audit()
+    for match in matches:
+        played = stored.get(match["id"], [])
+        audit.entries[match["id"]] = [r["entry"] for r in played]
+        audit.problems += _match_problems(match, played, writes.get(match["id"], 0))
+    return audit
+
+
+def _match_problems(match: Any, played: list[dict[str, Any]], writes: int) -> list[str]:
+    name = f"match {match['id']}"
+    game = registry.game_by_id(match["game"])
+    if game is None:
+        return [f"{name}: unknown game {match['game']!r}"]
+    numbers = [r["number"] for r in played]
+    if numbers != list(range(1, len(played) + 1)):
+        return [f"{name}: round numbers {numbers} are not 1..{len(played)}"]
+    try:
+        folded = fold_match(game, set_up(game, _json(match["players"]), _json(match["options"])),
+                            [r["entry"] for r in played])
+    except (InvalidEntry, InvalidOptions, MatchFinished) as error:
+        return [f"{name}: the stored rounds do not fold: {error!r}"]
+    problems = []
+    if [r.as_json() for r in folded.rounds] != played:
+        problems.append(f"{name}: stored results or totals differ from a fresh fold")
+    verdict = folded.verdict
+    expected = {
+        "status": "finished" if verdict.finished else "in_progress",
+        "winners": list(verdict.winners),
+        "reason": verdict.reason.as_json() if verdict.reason else None,
+        "standings": [standing.as_json() for standing in verdict.standings],
+        "next_dealer": folded.next_dealer,
+    }
+    for key, value in expected.items():
+        found = match[key] if key in PLAIN_COLUMNS else _json(match[key])
+        if found != value:
+            problems.append(f"{name}: stored {key} {found!r} is not {value!r}")
+    snapshot = _json(match["snapshot"])
+    if snapshot.get("version") != match["version"] or snapshot.get("rounds") != played or any(
+            snapshot.get(key) != value for key, value in expected.items()):
+        problems.append(f"{name}: the stored snapshot disagrees with the rows")
+    if writes != match["version"]:
+        problems.append(f"{name}: version {match['version']} after {writes} audited writes")
+    return problems
+
+
+def compare(tally: Tally, audit: Audit) -> tuple[int, int]:
+    """(lost, doubled): acknowledged rounds not stored as sent; rounds stored beyond them."""
+    lost = doubled = 0
+    for match_id, sent in tally.acknowledged.items():
+        stored = audit.entries.get(match_id, [])
+        lost += sum(1 for i, entry in enumerate(sent) if i >= len(stored) or stored[i] != entry)
+        doubled += max(0, len(stored) - len(sent))
+    return lost, doubled + tally.out_of_order
+
+
+def sqlite_integrity(database_url: str) -> str:
+    import sqlite3
+
+    path = make_url(database_url).database
+    connection = sqlite3.connect(f"file:{path}?mode=rw", uri=True)
+    try:
+        answer: str = connection.execute("PRAGMA integrity_check").fetchone()[0]
+    finally:
+        connection.close()
+    return answer
+
+
+# Databases of their own --------------------------------------------------------------------
+
+
+async def _admin(url: str, statement: str) -> None:
+    connection = await asyncpg.connect(asyncpg_dsn(url), timeout=5)
+    try:
+        await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+@asynccontextmanager
+async def scratch_database(kind: str, workdir: Path,
+                           postgres_url: str = DEFAULT_POSTGRES_URL) -> AsyncIterator[str]:
+    """An empty database (the server migrates it): a new SQLite file or PostgreSQL database."""
+    if kind == "sqlite":
+        yield f"sqlite+aiosqlite:///{workdir / 'tafelrunde.db'}"
+        return
+    name = f"tafelrunde_reliability_{secrets.token_hex(4)}"
+    await _admin(postgres_url, f'CREATE DATABASE "{name}"')
+    try:
+        yield make_url(postgres_url).set(database=name).render_as_string(hide_password=False)
+    finally:
+        await _admin(postgres_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

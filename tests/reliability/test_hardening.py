@@ -1,0 +1,258 @@
+"""Hardening: tokens compared in constant time, stored only as hashes, never logged; refused
+tokens rate-limited per address; a body size limit; security headers on every response; CORS
+closed unless configured."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import AsyncTestClient
+
+from api.app import create_app
+from api.ratelimit import WINDOW_SECONDS, FailedTokenLimit
+from api.settings import Settings
+
+Client = AsyncTestClient[Litestar]
+Snapshot = Callable[[], Awaitable[dict[str, list[tuple[Any, ...]]]]]
+M = "/api/v1/matches"
+T = "/api/v1/tournaments"
+NAMES = ["Ann", "Bea", "Cem", "Dan", "Eva", "Fay"]
+OWN_SOURCES = {"'self'", "'none'", "data:", "blob:"}
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def tschau(winner: int, seats: int = 3) -> dict[str, Any]:
+    return {"winner": winner, "penalty": [0 if s == winner else 4 + s for s in range(seats)]}
+
+
+@asynccontextmanager
+async def app_client(settings: Settings) -> AsyncIterator[Client]:
+    async with AsyncTestClient(app=create_app(settings)) as client:
+        yield client
+
+
+@pytest.fixture
+async def client(settings: Settings) -> AsyncIterator[Client]:
+    async with app_client(settings) as test_client:
+        yield test_client
+
+
+async def every_token(client: Client) -> list[str]:
+    """Create a private match (with a round) and a running tournament; every token handed out."""
+    match = (await client.post(M, json={"game": "tschau-sepp", "players": NAMES[:3],
+                                        "private": True})).json()
+    assert (await client.post(f"{M}/{match['id']}/rounds", json=tschau(0),
+                              headers=bearer(match["token"]))).status_code == 201
+    assert (await client.get(f"{M}/{match['id']}", headers=bearer(match["view_token"]))
+            ).status_code == 200
+    tournament = (await client.post(T, json={"name": "Night", "game": "tschau-sepp",
+                                             "rounds": 1, "table_size": 3})).json()
+    for name in NAMES:
+        await client.post(f"{T}/{tournament['id']}/players", json={"name": name},
+                          headers=bearer(tournament["token"]))
+    started = await client.post(f"{T}/{tournament['id']}/rounds",
+                                headers=bearer(tournament["token"]))
+    assert started.status_code == 201, started.text
+    tables = started.json()["tables"]
+    assert (await client.post(f"{M}/{tables[0]['match_id']}/rounds", json=tschau(1),
+                              headers=bearer(tables[0]["table_token"]))).status_code == 201
+    assert (await client.get(f"{T}/{tournament['id']}/rounds/1/tokens",
+                             headers=bearer(tournament["token"]))).status_code == 200
+    return [match["token"], match["view_token"], tournament["token"], tournament["view_token"],
+            *(table["table_token"] for table in tables)]
+
+
+async def test_token_checks_compare_in_constant_time(
+    client: Client, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    compared: list[tuple[Any, Any]] = []
+    constant_time = hmac.compare_digest
+
+    def spy(a: Any, b: Any) -> bool:
+        compared.append((a, b))
+        return constant_time(a, b)
+
+    match = (await client.post(M, json={"game": "tschau-sepp", "players": NAMES[:3]})).json()
+    monkeypatch.setattr(hmac, "compare_digest", spy)
+    wrong = await client.post(f"{M}/{match['id']}/rounds", json=tschau(0),
+                              headers=bearer("guessed-token"))
+    assert wrong.status_code == 403
+    assert (hashlib.sha256(b"guessed-token").hexdigest(),
+            hashlib.sha256(match["token"].encode()).hexdigest()) in compared
+
+
+async def test_tokens_are_stored_only_as_hashes(client: Client,
+                                                everything_stored: Snapshot) -> None:
+    tokens = await every_token(client)
+    everything = repr(await everything_stored())
+    assert hashlib.sha256(tokens[0].encode()).hexdigest() in everything
+    assert [token for token in tokens if token in everything] == []
+
+
+@pytest.fixture
+def every_log_line() -> Iterator[list[logging.LogRecord]]:
+    """Every record of every logger at DEBUG, including loggers that do not propagate."""
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    keep = Keep(logging.DEBUG)
+    loggers = [logging.getLogger(), *(logging.getLogger(name)
+                                      for name in list(logging.root.manager.loggerDict))]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.addHandler(keep)
+        logger.setLevel(logging.DEBUG)
+    try:
+        yield records
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.removeHandler(keep)
+            logger.setLevel(level)
+
+
+async def test_no_token_is_ever_logged(settings: Settings,
+                                       every_log_line: list[logging.LogRecord]) -> None:
+    async with app_client(settings) as client:
+        tokens = await every_token(client)
+        match = (await client.post(M, json={"game": "tschau-sepp", "players": NAMES[:3]})).json()
+        tokens.append(match["token"])
+        for headers in (bearer(tokens[2]), bearer(tokens[0]), {"Authorization": tokens[0]}):
+            await client.post(f"{M}/{match['id']}/rounds", json=tschau(0), headers=headers)
+    assert every_log_line  # the capture works: SQL and the framework log at DEBUG
+    logged = "\n".join(f"{r.getMessage()} {r.args!r} {r.exc_text or ''}"
+                       for r in every_log_line)
+    assert [token for token in tokens if token in logged] == []
+
+
+async def test_repeated_refused_tokens_from_one_address_get_429_with_retry_after(
+    settings: Settings,
+) -> None:
+    async with app_client(replace(settings, auth_failures_per_minute=5)) as client:
+        match = (await client.post(M, json={"game": "tschau-sepp", "players": NAMES[:3]})).json()
+        url = f"{M}/{match['id']}/rounds"
+        for _ in range(5):
+            assert (await client.post(url, json=tschau(0), headers=bearer("guess"))
+                    ).status_code == 403
+        limited = await client.post(url, json=tschau(0), headers=bearer(match["token"]))
+        assert limited.status_code == 429
+        assert limited.headers["content-type"].startswith("application/problem+json")
+        assert 1 <= int(limited.headers["retry-after"]) <= WINDOW_SECONDS
+        assert limited.headers["x-content-type-options"] == "nosniff"
+        assert (await client.get(f"{M}/{match['id']}")).status_code == 200  # no token: passes
+        assert (await client.get(f"{M}/{match['id']}")).json()["rounds"] == []
+
+
+def test_the_failed_token_limit_forgets_failures_after_a_minute() -> None:
+    now = [1000.0]
+    limit = FailedTokenLimit(3, clock=lambda: now[0])
+    for _ in range(3):
+        limit.record_failure("10.0.0.1")
+        now[0] += 1
+    assert limit.wait_seconds("10.0.0.1") == WINDOW_SECONDS - 3
+    assert limit.wait_seconds("10.0.0.2") == 0
+    now[0] += WINDOW_SECONDS - 3
+    assert limit.wait_seconds("10.0.0.1") == 0
+
+
+def test_a_limit_of_zero_switches_the_failed_token_limit_off() -> None:
+    assert Settings.from_env({"TAFELRUNDE_AUTH_FAILURES_PER_MINUTE": "0"}
+                             ).auth_failures_per_minute == 0
+    assert Settings.from_env({}).auth_failures_per_minute == 20
+
+
+async def test_a_body_over_the_size_limit_is_413_and_stores_nothing(settings: Settings) -> None:
+    async with app_client(replace(settings, max_body_bytes=2048)) as client:
+        match = (await client.post(M, json={"game": "tschau-sepp", "players": NAMES[:3]})).json()
+        padding = "x" * 4096
+        too_big = await client.post(M, json={"game": "tschau-sepp", "players": NAMES[:3],
+                                             "options": {"pad": padding}})
+        assert too_big.status_code == 413
+        assert too_big.headers["content-type"].startswith("application/problem+json")
+        entry = {**tschau(0), "pad": padding}
+        assert (await client.post(f"{M}/{match['id']}/rounds", json=entry,
+                                  headers=bearer(match["token"]))).status_code == 413
+        assert (await client.get(f"{M}/{match['id']}")).json()["version"] == 1
+
+
+def assert_security_headers(response: Any) -> None:
+    where = f"{response.request.method} {response.request.url} -> {response.status_code}"
+    policy = {}
+    for directive in response.headers.get("content-security-policy", "").split(";"):
+        name, *sources = directive.split()
+        policy[name] = sources
+    assert policy.get("default-src") == ["'self'"], where
+    assert policy.get("frame-ancestors") == ["'none'"], where
+    assert all(set(sources) <= OWN_SOURCES for sources in policy.values()), where
+    assert response.headers.get("x-content-type-options") == "nosniff", where
+    assert response.headers.get("referrer-policy") == "no-referrer", where
+
+
+async def test_every_response_carries_the_security_headers(settings: Settings) -> None:
+    async with app_client(replace(settings, max_body_bytes=2048,
+                                           auth_failures_per_minute=2)) as client:
+        match = (await client.post(M, json={"game": "tschau-sepp", "players": NAMES[:3]})).json()
+        rounds = f"{M}/{match['id']}/rounds"
+        answers = [
+            await client.get("/"), await client.get("/sw.js"),
+            await client.get("/manifest.webmanifest"), await client.get("/js/app.js"),
+            await client.get("/schema/openapi.json"), await client.get("/api/v1/games"),
+            await client.get(f"{M}/{match['id']}"), await client.get(f"{M}/{match['id']}/export"),
+            await client.get(f"{T}/print.css"),
+            await client.get("/api/v1/nothing-here"), await client.get(f"{M}/nosuchmatch"),
+            await client.patch("/api/v1/games"),
+            await client.post(M, content=b"{not json", headers={"content-type":
+                                                                 "application/json"}),
+            await client.post(M, json={"game": "chess", "players": ["A"]}),
+            await client.post(M, json={"pad": "x" * 4096}),
+            await client.post(rounds, json=tschau(0)),
+            await client.post(rounds, json=tschau(0), headers=bearer("guess")),
+            await client.post(rounds, json=tschau(0), headers=bearer("guess")),
+            await client.post(rounds, json=tschau(0), headers=bearer("guess")),
+        ]
+        statuses = {answer.status_code for answer in answers}
+        assert {200, 400, 401, 403, 404, 405, 413, 422, 429} <= statuses
+        for answer in answers:
+            assert_security_headers(answer)
+
+
+PREFLIGHT = {"Access-Control-Request-Method": "POST",
+             "Access-Control-Request-Headers": "authorization, content-type"}
+
+
+async def test_cors_is_closed_unless_origins_are_configured(settings: Settings) -> None:
+    async with app_client(settings) as client:
+        for origin in ("https://club.example", "https://evil.example"):
+            preflight = await client.options(M, headers={"Origin": origin, **PREFLIGHT})
+            simple = await client.get("/api/v1/games", headers={"Origin": origin})
+            for answer in (preflight, simple):
+                assert "access-control-allow-origin" not in answer.headers
+
+
+async def test_cors_admits_exactly_the_configured_origins(settings: Settings) -> None:
+    configured = Settings.from_env({"TAFELRUNDE_DATABASE_URL": settings.database_url,
+                                    "TAFELRUNDE_CORS_ORIGINS": "https://club.example"})
+    async with app_client(configured) as client:
+        preflight = await client.options(M, headers={"Origin": "https://club.example",
+                                                     **PREFLIGHT})
+        assert preflight.headers["access-control-allow-origin"] == "https://club.example"
+        simple = await client.get("/api/v1/games", headers={"Origin": "https://club.example"})
+        assert simple.headers["access-control-allow-origin"] == "https://club.example"
+        for answer in (await client.options(M, headers={"Origin": "https://evil.example",
+                                                        **PREFLIGHT}),
+                       await client.get("/api/v1/games",
+                                        headers={"Origin": "https://evil.example"})):
+            assert "access-control-allow-origin" not in answer.headers
