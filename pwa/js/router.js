@@ -23,6 +23,18 @@ export function go(hash, replaceEntry = false) {
   }
 }
 
+/**
+ * go() for the screen being opened now. Screens navigate from callbacks that may finish late (a
+ * live update, a save); once the user has opened another screen, such a late call is dropped so
+ * it cannot take them back to where they came from.
+ */
+export function goFromHere() {
+  const mine = renderCount;
+  return (hash, replaceEntry = false) => {
+    if (mine === renderCount) go(hash, replaceEntry);
+  };
+}
+
 function parse() {
   const raw = location.hash.replace(/^#/, '') || '/';
   const [path, query = ''] = raw.split('?');

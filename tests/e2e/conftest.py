@@ -9,30 +9,20 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.conftest import ServerFactory
+
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
 PHONE = {"width": 360, "height": 640}
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,43 +46,16 @@ class Server:
             return json.load(response)
 
 
-def start_server(workdir: Path) -> tuple[subprocess.Popen[bytes], Server]:
-    port = free_port()
-    env = {**os.environ, "TAFELRUNDE_DATABASE_URL": f"sqlite+aiosqlite:///{workdir / 'e2e.db'}"}
-    command = [sys.executable, "-c", "from api.cli import main; main()", "serve",
-               "--port", str(port)]
-    with (workdir / "server.log").open("wb") as server_log:
-        process = subprocess.Popen(command, cwd=workdir, env=env, stdout=subprocess.DEVNULL,
-                                   stderr=server_log)
-    server = Server(f"http://127.0.0.1:{port}")
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            break
-        try:
-            if server.get("/api/v1/health") == {"status": "ok"}:
-                return process, server
-        except (urllib.error.URLError, ConnectionError, OSError):
-            time.sleep(0.2)
-    process.kill()
-    process.wait()
-    log = (workdir / "server.log").read_text(errors="replace")
-    raise RuntimeError(f"tafelrunde serve did not become healthy:\n{log}")
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, serve: ServerFactory) -> Iterator[Server]:
+    workdir = tmp_path_factory.mktemp("server")
+    with serve(workdir, f"sqlite+aiosqlite:///{workdir / 'e2e.db'}") as base:
+        yield Server(base)
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    process, running = start_server(tmp_path_factory.mktemp("server"))
-    yield running
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
-@pytest.fixture(scope="session")
+# Module scope: Playwright's sync API holds an event loop in this thread while it runs, which
+# must be gone before the asyncio tests of other folders start.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     executable = shutil.which("chromium") or shutil.which("chromium-browser")
     if executable is None:

@@ -8,7 +8,7 @@ import { explain, t } from '../i18n.js';
 import { clearErrors, showErrors } from '../form.js';
 import { dismiss, enqueue, onChange as onOutboxChange, pending, rejected, replay } from '../outbox.js';
 import { follow } from '../live.js';
-import { go } from '../router.js';
+import { goFromHere } from '../router.js';
 import { writeToken } from '../store.js';
 import { errorScreen, header, loadView, nextDealer, problemText, standingsTable } from '../match-view.js';
 
@@ -33,6 +33,7 @@ function entryPanel(view, { round, initial, onSave, saveLabel }) {
 }
 
 export async function sheetScreen(root, id) {
+  const go = goFromHere();
   let view;
   try { view = await loadView(id); } catch (error) { return errorScreen(root, error); }
   if (view.match.status === 'finished') return go(`#/m/${encodeURIComponent(id)}/winner`, true);
@@ -130,6 +131,7 @@ export async function sheetScreen(root, id) {
 }
 
 export async function editRoundScreen(root, id, number) {
+  const go = goFromHere();
   let view;
   try { view = await loadView(id); } catch (error) { return errorScreen(root, error); }
   const round = view.match.rounds[Number(number) - 1];

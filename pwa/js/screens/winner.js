@@ -2,7 +2,7 @@
 // final standings, and what to do next.
 import { h, replace } from '../dom.js';
 import { explain, t } from '../i18n.js';
-import { go } from '../router.js';
+import { goFromHere } from '../router.js';
 import { errorScreen, header, loadView, roundSheet, standingsTable } from '../match-view.js';
 import { prepareRematch } from './new-match.js';
 import { exportLink } from './share.js';
@@ -12,6 +12,7 @@ export function winnerNames(match) {
 }
 
 export async function winnerScreen(root, id) {
+  const go = goFromHere();
   let view;
   try { view = await loadView(id); } catch (error) { return errorScreen(root, error); }
   const { match } = view;
