@@ -62,7 +62,9 @@ def serve(settings: Settings) -> None:
 
 
 def parser() -> argparse.ArgumentParser:
-    root = argparse.ArgumentParser(prog="tafelrunde", description=__doc__.splitlines()[0])
+    root = argparse.ArgumentParser(
+        prog="tafelrunde",
+        description="Score-keeping and tournaments for card games played at a real table.")
     commands = root.add_subparsers(dest="command", required=True)
     run = commands.add_parser("serve", help="start the API and the app")
     run.add_argument("--host", help="address to listen on (TAFELRUNDE_HOST, 127.0.0.1)")
