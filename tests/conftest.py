@@ -10,6 +10,7 @@ it fails them.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import secrets
 import shutil
@@ -21,6 +22,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 import httpx
@@ -167,3 +169,25 @@ def serve() -> ServerFactory:
     Without a database URL the server uses ``tafelrunde.db`` in ``cwd``, as a user's would.
     """
     return _serving
+
+
+def problem(response: Any, status: int) -> dict[str, Any]:
+    """The RFC 9457 body of an error answer, after checking its status and shape."""
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    body: dict[str, Any] = response.json()
+    assert body["status"] == status
+    assert {"type", "title", "detail", "errors"} <= set(body)
+    return body
+
+
+async def next_change(lines: AsyncIterator[str]) -> dict[str, Any]:
+    """The data of the next ``change`` event of a Server-Sent Events stream."""
+    event = None
+    async for line in lines:
+        if line.startswith("event:"):
+            event = line.split(":", 1)[1].strip()
+        elif line.startswith("data:") and event == "change":
+            change: dict[str, Any] = json.loads(line.split(":", 1)[1])
+            return change
+    raise AssertionError("the stream ended")

@@ -1,19 +1,14 @@
 """HTTP handlers for matches: thin wrappers around :mod:`api.matches.service`."""
 
-import asyncio
-from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
 import msgspec
 from litestar import Controller, Request, Response, delete, get, post, put
 from litestar.datastructures import ResponseHeader, State
-from litestar.di import NamedDependency
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
-from litestar.response import ServerSentEvent, ServerSentEventMessage
-from sqlalchemy.ext.asyncio import AsyncSession
+from litestar.response import ServerSentEvent
 
 from api.db.models import IDEMPOTENCY_KEY_LENGTH, MATCH_ID_LENGTH
-from api.live import Broker
 from api.matches import export, service
 from api.matches import schemas as s
 from api.problems import (
@@ -28,10 +23,9 @@ from api.problems import (
     documented,
     invalid_body,
 )
+from api.requests import SECURITY, Session, authorization, broker, change_events
 from api.tournaments.models import DEVICE_ID_LENGTH
 
-PING_SECONDS = 15.0
-Session = NamedDependency[AsyncSession]
 MAX_ROUND = 10_000
 
 MatchId = Annotated[str, PathParameter(
@@ -56,18 +50,6 @@ DeviceId = Annotated[str | None, HeaderParameter(
 
 READ = [BadRequest, Unauthorized, Forbidden, NotFound]
 WRITE = [*READ, ContentTooLarge, Conflict, PreconditionFailed, Unprocessable]
-SECURITY: list[dict[str, list[str]]] = [{}, {"bearer": []}]
-
-
-def _authorization(request: Request[Any, Any, Any]) -> str | None:
-    return request.headers.get("authorization")
-
-
-def _broker(request: Request[Any, Any, Any]) -> Broker:
-    broker: Broker = request.app.state.broker
-    return broker
-
-
 class MatchController(Controller):
     path = "/api/v1/matches"
     tags = ("matches",)
@@ -95,7 +77,7 @@ class MatchController(Controller):
     async def read(self, request: Request[Any, Any, Any], session: Session,
                    match_id: MatchId) -> Response[s.Match]:
         """The match with every round and the standings."""
-        match = await service.read_match(session, match_id, _authorization(request))
+        match = await service.read_match(session, match_id, authorization(request))
         return Response(match, headers={"ETag": f'"{match.version}"'})
 
     @post("/{match_id:str}/rounds", operation_id="recordRound", status_code=201, raises=WRITE,
@@ -109,7 +91,7 @@ class MatchController(Controller):
         idempotency = None if idempotency_key is None else (
             idempotency_key, service.fingerprint("POST", request.url.path, data))
         written = await service.record_round(
-            session, _broker(request), match_id, _authorization(request), data, idempotency,
+            session, broker(request), match_id, authorization(request), data, idempotency,
             x_device_id)
         if isinstance(written, service.Replay):
             return Response(written.body, status_code=written.status)
@@ -124,7 +106,7 @@ class MatchController(Controller):
     ) -> s.RoundWritten:
         """Correct a round; every later round and the standings are folded again."""
         return await service.correct_round(
-            session, _broker(request), match_id, number, _authorization(request), if_match, data,
+            session, broker(request), match_id, number, authorization(request), if_match, data,
             x_device_id)
 
     @delete("/{match_id:str}/rounds/{number:int}", operation_id="undoRound", raises=WRITE,
@@ -136,7 +118,7 @@ class MatchController(Controller):
     ) -> None:
         """Undo the last round (only the last one)."""
         await service.undo_round(
-            session, _broker(request), match_id, number, _authorization(request), if_match,
+            session, broker(request), match_id, number, authorization(request), if_match,
             x_device_id)
 
     @post("/{match_id:str}/guide", operation_id="guideRound", status_code=200, opt={"reads": True},
@@ -148,14 +130,14 @@ class MatchController(Controller):
         round_number: GuideRound = None,
     ) -> s.Guide:
         """Help for a partly entered round from the game (running numbers, what is left)."""
-        return await service.guide(session, match_id, _authorization(request), data, round_number)
+        return await service.guide(session, match_id, authorization(request), data, round_number)
 
     @get("/{match_id:str}/history", operation_id="matchHistory", raises=READ,
          responses=documented(*READ), security=SECURITY)
     async def history(self, request: Request[Any, Any, Any], session: Session,
                       match_id: MatchId) -> list[s.HistoryItem]:
         """Every write to the match, oldest first, with old and new entries."""
-        return await service.history(session, match_id, _authorization(request))
+        return await service.history(session, match_id, authorization(request))
 
     @get("/{match_id:str}/export", operation_id="exportMatch", raises=READ,
          responses=documented(*READ), security=SECURITY)
@@ -165,7 +147,7 @@ class MatchController(Controller):
         sep: Annotated[Literal[",", ";"], QueryParameter()] = ",",
     ) -> Response[s.ScoreSheet]:
         """The score sheet, round by round with running totals, as CSV or JSON."""
-        match = await service.read_match(session, match_id, _authorization(request))
+        match = await service.read_match(session, match_id, authorization(request))
         filename = f"{match.game}-{match.id}.{format_}"
         headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
         if format_ == "json":
@@ -180,19 +162,5 @@ class MatchController(Controller):
                      match_id: MatchId) -> ServerSentEvent:
         """Server-Sent Events: a ``change`` (version, action, round) after each write."""
         async with state.sessions() as session:
-            await service.read_match(session, match_id, _authorization(request))
-        return ServerSentEvent(change_events(_broker(request), match_id))
-
-
-async def change_events(broker: Broker, match_id: str) -> AsyncIterator[ServerSentEventMessage]:
-    async with broker.subscribe(match_id) as queue:
-        yield ServerSentEventMessage(comment="subscribed")
-        while True:
-            try:
-                change = await asyncio.wait_for(queue.get(), PING_SECONDS)
-            except TimeoutError:
-                yield ServerSentEventMessage(comment="ping")
-                continue
-            yield ServerSentEventMessage(
-                event="change", data=msgspec.json.encode(change).decode(),
-            )
+            await service.read_match(session, match_id, authorization(request))
+        return ServerSentEvent(change_events(broker(request), match_id))

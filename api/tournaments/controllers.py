@@ -4,13 +4,9 @@ from typing import Annotated, Any, Literal
 
 from litestar import Controller, Request, Response, get, patch, post
 from litestar.datastructures import ResponseHeader, State
-from litestar.di import NamedDependency
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
-from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.live import Broker
-from api.matches.controllers import change_events
 from api.matches.service import now
 from api.problems import (
     BadRequest,
@@ -22,6 +18,7 @@ from api.problems import (
     Unprocessable,
     documented,
 )
+from api.requests import SECURITY, Session, authorization, broker, change_events
 from api.tournaments import backup, export, service
 from api.tournaments import schemas as s
 from api.tournaments.access import events_channel
@@ -45,18 +42,6 @@ DeviceId = Annotated[str | None, HeaderParameter(
 READ = [BadRequest, Unauthorized, Forbidden, NotFound]
 WRITE = [*READ, ContentTooLarge, Conflict, Unprocessable]
 ORGANISER: list[dict[str, list[str]]] = [{"bearer": []}]
-SECURITY: list[dict[str, list[str]]] = [{}, {"bearer": []}]
-
-
-def _authorization(request: Request[Any, Any, Any]) -> str | None:
-    return request.headers.get("authorization")
-
-
-def _broker(request: Request[Any, Any, Any]) -> Broker:
-    broker: Broker = request.app.state.broker
-    return broker
-
-
 class TournamentController(Controller):
     path = "/api/v1/tournaments"
     tags = ("tournaments",)
@@ -64,7 +49,7 @@ class TournamentController(Controller):
     @post("/", operation_id="createTournament", status_code=201,
           raises=[BadRequest, Unprocessable],
           responses=documented(BadRequest, ContentTooLarge, Unprocessable))
-    async def create(self, session: NamedDependency[AsyncSession],
+    async def create(self, session: Session,
                      data: JSONBody[s.NewTournament]) -> Response[s.CreatedTournament]:
         """Create a tournament; the answer holds the organiser token and a view token, once."""
         created = await service.create_tournament(session, data)
@@ -73,7 +58,7 @@ class TournamentController(Controller):
     @post("/import", operation_id="importTournament", status_code=201,
           raises=[BadRequest, Unprocessable], request_max_body_size=MAX_BACKUP_BYTES,
           responses=documented(BadRequest, ContentTooLarge, Unprocessable))
-    async def import_(self, session: NamedDependency[AsyncSession],
+    async def import_(self, session: Session,
                       data: JSONBody[s.Backup]) -> Response[s.CreatedTournament]:
         """Rebuild a tournament from its backup, with new ids and tokens."""
         created = await backup.import_backup(session, data)
@@ -89,87 +74,87 @@ class TournamentController(Controller):
          responses=documented(*READ), security=SECURITY,
          response_headers=[ResponseHeader(name="ETag", documentation_only=True,
                                           description="The tournament version as an entity tag")])
-    async def read(self, request: Request[Any, Any, Any], session: NamedDependency[AsyncSession],
+    async def read(self, request: Request[Any, Any, Any], session: Session,
                    tournament_id: TournamentId) -> Response[s.Tournament]:
         """Settings, players and every round's tables with their state (no tokens)."""
-        tournament = await service.read_tournament(session, tournament_id, _authorization(request))
+        tournament = await service.read_tournament(session, tournament_id, authorization(request))
         return Response(tournament, headers={"ETag": f'"{tournament.version}"'})
 
     @post("/{tournament_id:str}/players", operation_id="addPlayer", status_code=201,
           raises=WRITE, responses=documented(*WRITE), security=ORGANISER)
     async def add_player(self, request: Request[Any, Any, Any],
-                         session: NamedDependency[AsyncSession], tournament_id: TournamentId,
+                         session: Session, tournament_id: TournamentId,
                          data: JSONBody[s.NewPlayer]) -> s.Player:
         """Register a player (organiser); a late entry plays from the next round."""
-        return await service.add_player(session, _broker(request), tournament_id,
-                                        _authorization(request), data)
+        return await service.add_player(session, broker(request), tournament_id,
+                                        authorization(request), data)
 
     @patch("/{tournament_id:str}/players/{player_id:int}", operation_id="changePlayer",
            raises=WRITE, responses=documented(*WRITE), security=ORGANISER)
     async def change_player(self, request: Request[Any, Any, Any],
-                            session: NamedDependency[AsyncSession], tournament_id: TournamentId,
+                            session: Session, tournament_id: TournamentId,
                             player_id: PlayerId, data: JSONBody[s.PlayerChange]) -> s.Player:
         """Drop out (``active: false``), come back, or fix a name or club (organiser)."""
-        return await service.change_player(session, _broker(request), tournament_id, player_id,
-                                           _authorization(request), data)
+        return await service.change_player(session, broker(request), tournament_id, player_id,
+                                           authorization(request), data)
 
     @get("/{tournament_id:str}/players/{player_id:int}", operation_id="getTournamentPlayer",
          raises=READ, responses=documented(*READ), security=SECURITY)
     async def player(self, request: Request[Any, Any, Any],
-                     session: NamedDependency[AsyncSession], tournament_id: TournamentId,
+                     session: Session, tournament_id: TournamentId,
                      player_id: PlayerId) -> s.PlayerView:
         """A player's view: every table played, the current table and seat, the standing."""
         return await service.read_player(session, tournament_id, player_id,
-                                         _authorization(request))
+                                         authorization(request))
 
     @post("/{tournament_id:str}/rounds", operation_id="startRound", status_code=201,
           raises=WRITE, responses=documented(*WRITE), security=ORGANISER)
     async def start_round(self, request: Request[Any, Any, Any],
-                          session: NamedDependency[AsyncSession],
+                          session: Session,
                           tournament_id: TournamentId) -> s.StartedRound:
         """Seat every active player and create one match per table, with its table token."""
-        return await service.start_round(session, _broker(request), tournament_id,
-                                         _authorization(request))
+        return await service.start_round(session, broker(request), tournament_id,
+                                         authorization(request))
 
     @get("/{tournament_id:str}/rounds/{number:int}/tokens", operation_id="roundTokens",
          raises=READ, responses=documented(*READ), security=ORGANISER)
     async def tokens(self, request: Request[Any, Any, Any],
-                     session: NamedDependency[AsyncSession], tournament_id: TournamentId,
+                     session: Session, tournament_id: TournamentId,
                      number: RoundNumber) -> s.RoundTokens:
         """The round's table tokens again, for printing table cards (organiser)."""
-        return await service.round_tokens(session, tournament_id, number, _authorization(request))
+        return await service.round_tokens(session, tournament_id, number, authorization(request))
 
     @post("/{tournament_id:str}/rounds/{number:int}/tables/{table:int}/confirm",
           operation_id="confirmTable", status_code=200, raises=WRITE,
           responses=documented(*WRITE), security=ORGANISER)
     async def confirm(self, request: Request[Any, Any, Any],
-                      session: NamedDependency[AsyncSession], tournament_id: TournamentId,
+                      session: Session, tournament_id: TournamentId,
                       number: RoundNumber, table: TableNumber,
                       x_device_id: DeviceId = None) -> s.Table:
         """Confirm a finished table's result: another phone at the table, or the organiser."""
-        return await service.confirm_table(session, _broker(request), tournament_id, number,
-                                           table, _authorization(request), x_device_id)
+        return await service.confirm_table(session, broker(request), tournament_id, number,
+                                           table, authorization(request), x_device_id)
 
     @get("/{tournament_id:str}/standings", operation_id="tournamentStandings", raises=READ,
          responses=documented(*READ), security=SECURITY)
     async def standings(self, request: Request[Any, Any, Any],
-                        session: NamedDependency[AsyncSession],
+                        session: Session,
                         tournament_id: TournamentId) -> s.Standings:
         """Tournament points and the tiebreak chain, from confirmed tables."""
-        return await service.read_standings(session, tournament_id, _authorization(request))
+        return await service.read_standings(session, tournament_id, authorization(request))
 
     @get("/{tournament_id:str}/export", operation_id="exportTournament", raises=READ,
          responses=documented(*READ), security=SECURITY)
     async def export(
-        self, request: Request[Any, Any, Any], session: NamedDependency[AsyncSession],
+        self, request: Request[Any, Any, Any], session: Session,
         tournament_id: TournamentId,
         format_: Annotated[Literal["csv", "json", "html"], QueryParameter(name="format")] = "csv",
         sep: Annotated[Literal[",", ";"], QueryParameter()] = ",",
     ) -> Response[s.StandingsExport]:
         """The standings as CSV, JSON or a printable A4 page."""
-        authorization = _authorization(request)
-        tournament = await service.read_tournament(session, tournament_id, authorization)
-        standings = await service.read_standings(session, tournament_id, authorization)
+        reader = authorization(request)
+        tournament = await service.read_tournament(session, tournament_id, reader)
+        standings = await service.read_standings(session, tournament_id, reader)
         if format_ == "html":
             return Response(export.standings_html(tournament, standings),  # type: ignore[arg-type]
                             media_type="text/html; charset=utf-8")
@@ -184,10 +169,10 @@ class TournamentController(Controller):
     @get("/{tournament_id:str}/backup", operation_id="backupTournament", raises=READ,
          responses=documented(*READ), security=ORGANISER)
     async def backup(self, request: Request[Any, Any, Any],
-                     session: NamedDependency[AsyncSession],
+                     session: Session,
                      tournament_id: TournamentId) -> Response[s.Backup]:
         """Everything about the tournament as JSON, to import elsewhere (organiser)."""
-        saved = await backup.backup(session, tournament_id, _authorization(request))
+        saved = await backup.backup(session, tournament_id, authorization(request))
         filename = f"tournament-{tournament_id}-backup.json"
         return Response(saved, headers={
             "Content-Disposition": f'attachment; filename="{filename}"'})
@@ -199,5 +184,5 @@ class TournamentController(Controller):
         """Server-Sent Events: ``change`` with ``{"version", "action", "round"}`` on every change,
         including every result entered or confirmed at the tournament's tables."""
         async with state.sessions() as session:
-            await service.readable(session, tournament_id, _authorization(request))
-        return ServerSentEvent(change_events(_broker(request), events_channel(tournament_id)))
+            await service.readable(session, tournament_id, authorization(request))
+        return ServerSentEvent(change_events(broker(request), events_channel(tournament_id)))

@@ -7,27 +7,14 @@ hears a round recorded through the other (PostgreSQL LISTEN/NOTIFY), within two 
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.conftest import ServerFactory
+from tests.conftest import ServerFactory, next_change
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
-
-
-async def next_change(lines: AsyncIterator[str]) -> dict[str, object]:
-    event = None
-    async for line in lines:
-        if line.startswith("event:"):
-            event = line.split(":", 1)[1].strip()
-        elif line.startswith("data:") and event == "change":
-            change: dict[str, object] = json.loads(line.split(":", 1)[1])
-            return change
-    raise AssertionError("the stream ended")
 
 
 async def test_a_phone_on_one_process_hears_a_round_recorded_through_another(

@@ -10,6 +10,7 @@ from litestar.testing import AsyncTestClient
 
 from api.app import create_app
 from api.settings import Settings
+from tests.conftest import problem
 
 Client = AsyncTestClient[Litestar]
 
@@ -17,15 +18,6 @@ Client = AsyncTestClient[Litestar]
 def game(winner: int, *points: int) -> dict[str, Any]:
     """A Tschau Sepp game written down as the penalty points of each seat."""
     return {"winner": winner, "penalty": list(points)}
-
-
-def problem(response: Any, status: int) -> dict[str, Any]:
-    assert response.status_code == status, response.text
-    assert response.headers["content-type"].startswith("application/problem+json")
-    body: dict[str, Any] = response.json()
-    assert body["status"] == status
-    assert {"type", "title", "detail", "errors"} <= set(body)
-    return body
 
 
 async def test_health_answers_ok_once_the_database_answers(client: Client) -> None:

@@ -4,14 +4,13 @@ streams changes."""
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import pytest
 
 from api.settings import REPO_ROOT
-from tests.conftest import ServerFactory
+from tests.conftest import ServerFactory, next_change
 
 pytestmark = pytest.mark.slow
 PWA_INDEX = REPO_ROOT / "pwa" / "index.html"
@@ -73,15 +72,5 @@ async def test_a_subscriber_hears_of_a_new_round_within_two_seconds(
                                  headers={"Authorization": f"Bearer {created['token']}"})
         assert posted.status_code == 201
 
-        async def next_change() -> dict[str, object]:
-            event = None
-            async for line in lines:
-                if line.startswith("event:"):
-                    event = line.split(":", 1)[1].strip()
-                elif line.startswith("data:") and event == "change":
-                    change: dict[str, object] = json.loads(line.split(":", 1)[1])
-                    return change
-            raise AssertionError("the stream ended")
-
-        change = await asyncio.wait_for(next_change(), timeout=2)
+        change = await asyncio.wait_for(next_change(lines), timeout=2)
     assert change == {"version": 2, "action": "round_added", "round": 1}

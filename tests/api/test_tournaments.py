@@ -23,19 +23,11 @@ from api.tournaments.access import events_channel
 from scoring import registry
 from scoring.match import fold_match, set_up
 from scoring.tournament import TableResult, TournamentScoring, tournament_standings
+from tests.conftest import problem
 
 Client = AsyncTestClient[Litestar]
 BASE = "/api/v1/tournaments"
 NAMES = ["Ann", "Bea", "Cem", "Dan", "Eva", "Fay", "Gus", "Hal", "Ida", "Jon", "Kai", "Lea"]
-
-
-def problem(response: Any, status: int) -> dict[str, Any]:
-    assert response.status_code == status, response.text
-    assert response.headers["content-type"].startswith("application/problem+json")
-    body: dict[str, Any] = response.json()
-    assert body["status"] == status
-    assert {"type", "title", "detail", "errors"} <= set(body)
-    return body
 
 
 def bearer(token: str) -> dict[str, str]:
