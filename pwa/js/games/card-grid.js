@@ -6,11 +6,12 @@ import { t } from '../i18n.js';
 /**
  * rows: [{label, cards: [{id, label, kind}]}]; piles: arrays of card ids (mutated in place);
  * pileLabel(i) → name; pileNote(i) → text shown under the pile's name (running points);
- * paths: data-path of each pile, where API errors about it appear.
+ * paths: data-path of each pile, where API errors about it appear; start: the pile picked first
+ * (a grid redrawn for a new deck keeps the pile being entered).
  */
 export function cardGrid({ rows, piles, copies = 1, pileLabel, pileNote, paths, onChange,
-  selectable = () => true }) {
-  let active = piles.findIndex((_, i) => selectable(i));
+  selectable = () => true, start = piles.findIndex((_, i) => selectable(i)) }) {
+  let active = start;
   const tabs = h('div', { class: 'piles', role: 'radiogroup', 'aria-label': t('cards.pile') });
   const grid = h('div', { class: 'card-grid' });
   const fill = h('button', { type: 'button', class: 'secondary', onclick: () => {
@@ -71,5 +72,5 @@ export function cardGrid({ rows, piles, copies = 1, pileLabel, pileNote, paths, 
   }
 
   draw();
-  return { el: h('div', { class: 'card-entry' }, tabs, grid, fill), draw, unassigned };
+  return { el: h('div', { class: 'card-entry' }, tabs, grid, fill), draw, unassigned, active: () => active };
 }

@@ -189,13 +189,14 @@ export function entryForm({ match, game, initial, guide }) {
       pileNote: (i) => (state.guide?.pile_points?.[i] != null
         ? t('sc.points', { n: state.guide.pile_points[i] }) : null),
       onChange: ask,
+      start: grid?.active(),
     });
     grid.rows = deckKey();
     return [h('div', { 'data-path': 'captured' }), grid.el];
   }
 
   function draw() {
-    grid = null;
+    if (state.mode === 'points') grid = null;
     replace(body, state.mode === 'points' ? drawPoints() : drawCards());
   }
 

@@ -46,6 +46,10 @@ function teamLayouts(players) {
   return layouts;
 }
 
+/** "Ann & Cid · Ben & Dan": a team layout named by the players typed so far. */
+const teamsLabel = (teams, players) => teams.map((team) => team
+  .map((s) => players[s] || t('new.player_n', { n: s + 1 })).join(' & ')).join(' · ');
+
 function optionField(spec, form) {
   const { game: g, options, players, redraw } = form;
   const path = `options.${spec.name}`;
@@ -78,8 +82,8 @@ function optionField(spec, form) {
     control = h('select', { id, 'aria-describedby': `${id}-hint`,
       onchange: (e) => set(JSON.parse(e.target.value)) },
     h('option', { value: '[]' }, t('new.no_teams')),
-    layouts.map((teams) => h('option', { value: JSON.stringify(teams), selected: JSON.stringify(teams) === chosen },
-      teams.map((team) => team.map((s) => players[s] || t('new.player_n', { n: s + 1 })).join(' & ')).join(' · '))));
+    layouts.map((teams) => h('option', { value: JSON.stringify(teams), 'data-teams': true,
+      selected: JSON.stringify(teams) === chosen }, teamsLabel(teams, players))));
   } else if (spec.kind === 'choices') {
     const picked = new Set(value || []);
     control = h('div', { class: 'choice', role: 'group', 'aria-label': label }, (spec.choices || []).map((c) =>
@@ -170,7 +174,13 @@ export async function newMatchScreen(root) {
       h('ol', { class: 'players' }, state.players.map((name, seat) => h('li', { 'data-path': `players[${seat}]` },
         h('input', { type: 'text', value: name, list: 'known-names', autocomplete: 'off', maxlength: 40,
           'aria-label': t('new.player_n', { n: seat + 1 }), enterkeyhint: 'next',
-          oninput: (e) => { state.players[seat] = e.target.value; } }),
+          oninput: (e) => {
+            state.players[seat] = e.target.value;
+            // Team layouts are named by the players: rename them in place, keeping the focus.
+            for (const option of form.querySelectorAll('option[data-teams]')) {
+              option.textContent = teamsLabel(JSON.parse(option.value), state.players);
+            }
+          } }),
         h('button', { type: 'button', class: 'icon', disabled: seat === 0,
           'aria-label': t('new.move_up', { n: seat + 1 }), onclick: () => move(seat, -1) }, '↑'),
         h('button', { type: 'button', class: 'icon', disabled: seat === count - 1,
