@@ -24,6 +24,7 @@ from litestar.types import Message, Scope
 from sqlalchemy import text
 
 from api.db.engine import create_engine
+from api.db.point_reads import PointReader
 from api.db.session import provide_session, session_maker, writer_lock
 from api.games.controllers import GameController
 from api.live import create_broker
@@ -132,6 +133,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     engine = create_engine(settings.database_url)
     broker = create_broker(settings)
+    point_reader = PointReader(engine)
 
     @asynccontextmanager
     async def lifespan(_app: Litestar) -> AsyncIterator[None]:
@@ -140,6 +142,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             yield
         finally:
             await broker.stop()
+            point_reader.close()
             await engine.dispose()
 
     route_handlers: list[Any] = [
@@ -153,7 +156,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         route_handlers=route_handlers,
         dependencies={"session": Provide(provide_session)},
         state=State({"engine": engine, "sessions": session_maker(engine), "broker": broker,
-                     "settings": settings, "writer_lock": writer_lock(engine)}),
+                     "settings": settings, "writer_lock": writer_lock(engine),
+                     "point_reader": point_reader}),
         lifespan=[lifespan],
         exception_handlers={HTTPException: http_exception_handler,
                             RecursionError: too_deep_handler,

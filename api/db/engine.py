@@ -5,7 +5,9 @@ SQLite: WAL (readers never wait for the writer), foreign keys on, a busy timeout
 SQLAlchemy's ``begin`` emits the BEGIN itself, so every transaction really is one: a write
 transaction starts with ``BEGIN IMMEDIATE`` and takes the database's write lock at once, which
 serialises writers without the lock-upgrade deadlocks a deferred BEGIN can run into. Reads use a
-plain deferred BEGIN and never wait for a writer.
+plain deferred BEGIN and never wait for a writer; a read that is one statement (``ONE_STATEMENT``)
+needs no BEGIN at all. Statements go through :mod:`api.db.sqlite_driver` (one trip to the
+driver's thread each).
 
 Migrations on SQLite run with foreign keys off: batch mode recreates tables.
 """
@@ -20,8 +22,14 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
 
+from api.db.sqlite_driver import OneTripDBAPI
+
 WRITE = "tafelrunde_write"
 """Execution option that marks a connection's transaction as a write (BEGIN IMMEDIATE)."""
+
+ONE_STATEMENT = "tafelrunde_one_statement"
+"""Execution option for a connection that runs one read statement: SQLite reads it in the
+statement's own implicit transaction (one consistent snapshot), so no BEGIN/COMMIT is sent."""
 
 BUSY_TIMEOUT_MS = 30_000
 
@@ -48,7 +56,8 @@ def create_engine(url: str, *, for_migrations: bool = False) -> AsyncEngine:
 
 def _sqlite_engine(url: str, *, foreign_keys: bool) -> AsyncEngine:
     engine = create_async_engine(
-        url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}, **JSON_CODECS)
+        url, module=OneTripDBAPI(), connect_args={"timeout": BUSY_TIMEOUT_MS / 1000},
+        **JSON_CODECS)
 
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
@@ -62,7 +71,9 @@ def _sqlite_engine(url: str, *, foreign_keys: bool) -> AsyncEngine:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Connection) -> None:
-        writes = connection.get_execution_options().get(WRITE, False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+        options = connection.get_execution_options()
+        if options.get(ONE_STATEMENT, False):
+            return
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if options.get(WRITE, False) else "BEGIN")
 
     return engine

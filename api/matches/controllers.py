@@ -5,6 +5,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from litestar import Controller, Request, Response, delete, get, post, put
 from litestar.datastructures import ResponseHeader, State
+from litestar.enums import MediaType
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
 
@@ -74,11 +75,13 @@ class MatchController(Controller):
          security=SECURITY,
          response_headers=[ResponseHeader(name="ETag", documentation_only=True,
                                           description="The match version as an entity tag")])
-    async def read(self, request: Request[Any, Any, Any], session: Session,
+    async def read(self, request: Request[Any, Any, Any], state: State,
                    match_id: MatchId) -> Response[s.Match]:
         """The match with every round and the standings."""
-        match = await service.read_match(session, match_id, authorization(request))
-        return Response(match, headers={"ETag": f'"{match.version}"'})
+        match = await service.read_snapshot(state.point_reader, match_id, authorization(request))
+        # The stored snapshot is an encoded s.Match already: sent as it is.
+        return Response(match.json, headers={"ETag": f'"{match.version}"'},  # type: ignore[arg-type]
+                        media_type=MediaType.JSON)
 
     @post("/{match_id:str}/rounds", operation_id="recordRound", status_code=201, raises=WRITE,
           responses=documented(*WRITE), security=[{"bearer": []}])

@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
-from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy import Table, Text, bindparam, cast, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
@@ -31,6 +31,7 @@ from sqlmodel import SQLModel, col
 
 from api import auth
 from api.db.models import AuditRow, IdempotencyRow, MatchRow, RoundRow
+from api.db.point_reads import PointReader
 from api.live import Broker, Change
 from api.matches import schemas as s
 from api.problems import (
@@ -51,6 +52,14 @@ from scoring.reading import JSON
 MATCH_ID_BYTES = 9  # 12 url-safe characters
 ROUNDS: Table = SQLModel.metadata.tables[RoundRow.__tablename__]
 AUDIT: Table = SQLModel.metadata.tables[AuditRow.__tablename__]
+MATCHES: Table = SQLModel.metadata.tables[MatchRow.__tablename__]
+
+# Everything a read of a match needs, in one statement; the snapshot as the JSON text it was
+# stored as (``CAST``: PostgreSQL's driver would otherwise decode it).
+READ_SNAPSHOT = select(
+    MATCHES.c.private, MATCHES.c.write_token_hash, MATCHES.c.view_token_hash, MATCHES.c.version,
+    cast(MATCHES.c.snapshot, Text).label("snapshot"),
+).where(MATCHES.c.id == bindparam("match_id"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +226,26 @@ async def _audit(session: AsyncSession, match_id: str, at: datetime, action: str
         match_id=match_id, at=at, action=action, round=number, old_entry=old_entry,
         new_entry=new_entry, token_kind=token_kind,
     ))
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A match as ``GET /matches/{id}`` answers it: its version and the stored JSON."""
+
+    version: int
+    json: bytes
+
+
+async def read_snapshot(reader: PointReader, match_id: str,
+                        authorization: str | None) -> Snapshot:
+    """The stored snapshot as it is, without decoding and encoding it again: it was encoded from
+    :class:`s.Match` in the transaction that wrote it."""
+    row = await reader.fetch_one(READ_SNAPSHOT, {"match_id": match_id})
+    if row is None:
+        raise NotFound(f"There is no match {match_id!r}.")
+    private, write_hash, view_hash, version, snapshot = row
+    auth.require_read(authorization, bool(private), write_hash, view_hash)
+    return Snapshot(version, snapshot.encode())
 
 
 async def read_match(session: AsyncSession, match_id: str, authorization: str | None) -> s.Match:
