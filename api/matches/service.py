@@ -42,7 +42,7 @@ from api.problems import (
     Unprocessable,
     field_problems,
 )
-from api.tournaments.access import match_writer
+from api.tournaments.access import MatchWriter, match_writer
 from scoring import registry
 from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
 from scoring.game import AnyGame, Setup
@@ -304,6 +304,25 @@ async def _store_rounds(session: AsyncSession, stored: Stored,
         ])
 
 
+async def _write_round(
+    session: AsyncSession, stored: Stored, writer: MatchWriter, entries: Sequence[JSON],
+    number: int, action: str, device_id: str | None, old_entry: JSON = None,
+    new_entry: JSON = None,
+) -> s.RoundWritten:
+    """Fold ``entries`` and stage everything a write of round ``number`` stores: the match row
+    with its new version and snapshot, the rounds from ``number`` on, the tournament table's
+    result and the audit record. The caller commits."""
+    folded = _fold(stored, entries, number)
+    at = now()
+    row = stored.row
+    row.version += 1
+    rounds = apply_fold(row, folded, at)
+    await _store_rounds(session, stored, rounds, number)
+    writer.record(stored.game, folded, device_id, action, at)
+    await _audit(session, row.id, at, action, writer.token_kind, number, old_entry, new_entry)
+    return _round_written(row, rounds[number - 1])
+
+
 @dataclass(frozen=True, slots=True)
 class Replay:
     """A stored response to send again for a repeated ``Idempotency-Key``."""
@@ -325,16 +344,9 @@ async def record_round(
             return earlier
     entry = unwrap_entry(body)
     number = len(stored.entries) + 1
-    folded = _fold(stored, [*stored.entries, entry], number)
-    at = now()
+    written = await _write_round(session, stored, writer, [*stored.entries, entry], number,
+                                 "round_added", device_id, new_entry=entry)
     row = stored.row
-    row.version += 1
-    rounds = apply_fold(row, folded, at)
-    await _store_rounds(session, stored, rounds, number)
-    writer.record(stored.game, folded, device_id, "round_added", at)
-    await _audit(session, match_id, at, "round_added", writer.token_kind, number,
-                 new_entry=entry)
-    written = _round_written(row, rounds[number - 1])
     if idempotency is not None:
         session.add(IdempotencyRow(
             match_id=match_id, key=idempotency[0], fingerprint=idempotency[1], status=201,
@@ -390,18 +402,10 @@ async def correct_round(
     entry = unwrap_entry(body)
     entries = list(stored.entries)
     entries[number - 1] = entry
-    folded = _fold(stored, entries, number)
-    at = now()
-    row = stored.row
-    row.version += 1
-    rounds = apply_fold(row, folded, at)
-    await _store_rounds(session, stored, rounds, number)
-    writer.record(stored.game, folded, device_id, "round_corrected", at)
-    await _audit(session, match_id, at, "round_corrected", writer.token_kind, number,
-                 old_entry, entry)
-    written = _round_written(row, rounds[number - 1])
+    written = await _write_round(session, stored, writer, entries, number, "round_corrected",
+                                 device_id, old_entry, entry)
     await session.commit()
-    await broker.publish(match_id, Change(row.version, "round_corrected", number))
+    await broker.publish(match_id, Change(stored.row.version, "round_corrected", number))
     await writer.publish(broker)
     return written
 
