@@ -433,7 +433,8 @@ def sqlite_integrity(database_url: str) -> str:
 # Databases of their own --------------------------------------------------------------------
 
 
-async def _admin(url: str, statement: str) -> None:
+async def run_statement(url: str, statement: str) -> None:
+    """One statement on its own connection (creating and dropping databases)."""
     connection = await asyncpg.connect(asyncpg_dsn(url), timeout=5)
     try:
         await connection.execute(statement)
@@ -449,8 +450,8 @@ async def scratch_database(kind: str, workdir: Path,
         yield f"sqlite+aiosqlite:///{workdir / 'tafelrunde.db'}"
         return
     name = f"tafelrunde_reliability_{secrets.token_hex(4)}"
-    await _admin(postgres_url, f'CREATE DATABASE "{name}"')
+    await run_statement(postgres_url, f'CREATE DATABASE "{name}"')
     try:
         yield make_url(postgres_url).set(database=name).render_as_string(hide_password=False)
     finally:
-        await _admin(postgres_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await run_statement(postgres_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

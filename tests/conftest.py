@@ -33,25 +33,24 @@ from sqlalchemy.engine import make_url
 from api import cli
 from api.app import create_app
 from api.db.engine import asyncpg_dsn
-from api.settings import Settings
+from api.settings import REPO_ROOT, Settings
+
+# bench/harness.py serves the benchmarks and the tests alike: the repository root must be
+# importable however pytest was started.
+if str(REPO_ROOT) not in sys.path:
+    sys.path.append(str(REPO_ROOT))
+
+from bench.harness import run_statement
 
 POSTGRES_URL = os.environ.get(
     "TAFELRUNDE_TEST_POSTGRES_URL", "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
-
-
-async def _admin(url: str, statement: str) -> None:
-    connection = await asyncpg.connect(asyncpg_dsn(url), timeout=3)
-    try:
-        await connection.execute(statement)
-    finally:
-        await connection.close()
 
 
 @pytest.fixture(scope="session")
 def postgres_server() -> str:
     """The URL of a reachable PostgreSQL server's maintenance database."""
     try:
-        asyncio.run(_admin(POSTGRES_URL, "SELECT 1"))
+        asyncio.run(run_statement(POSTGRES_URL, "SELECT 1"))
     except (OSError, asyncpg.PostgresError, TimeoutError) as error:
         reason = f"PostgreSQL at {POSTGRES_URL} is unreachable: {error}"
         if os.environ.get("CI"):
@@ -64,13 +63,14 @@ def postgres_server() -> str:
 def postgres_url(postgres_server: str) -> Iterator[str]:
     """A database of its own for this test session, migrated to head."""
     name = f"tafelrunde_api_{secrets.token_hex(4)}"
-    asyncio.run(_admin(postgres_server, f'CREATE DATABASE "{name}"'))
+    asyncio.run(run_statement(postgres_server, f'CREATE DATABASE "{name}"'))
     url = make_url(postgres_server).set(database=name).render_as_string(hide_password=False)
     try:
         cli.upgrade(url)
         yield url
     finally:
-        asyncio.run(_admin(postgres_server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        asyncio.run(run_statement(
+            postgres_server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 @pytest.fixture(scope="session")

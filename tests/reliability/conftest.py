@@ -8,7 +8,6 @@ suite's), dropped afterwards. Unreachable PostgreSQL skips (fails in CI) through
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -18,12 +17,7 @@ from sqlalchemy import select
 from sqlmodel import SQLModel
 
 from api.db.engine import create_engine
-from api.settings import REPO_ROOT, Settings
-
-# The benches live in bench/ (a namespace package at the project root), and the tests run them.
-if str(REPO_ROOT) not in sys.path:
-    sys.path.append(str(REPO_ROOT))
-
+from api.settings import Settings
 from bench.harness import DEFAULT_POSTGRES_URL, Server, scratch_database
 
 
