@@ -13,6 +13,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -104,25 +105,28 @@ def new_phone(browser: Any, server: Server, locale: str = "en-US") -> Phone:
     return phone
 
 
-@pytest.fixture
-def phone(browser: Any, server: Server) -> Iterator[Phone]:
-    made = new_phone(browser, server)
+@contextmanager
+def phone_in_use(browser: Any, server: Server, locale: str = "en-US") -> Iterator[Phone]:
+    """A phone for one test; no page error or console error may have happened on it."""
+    made = new_phone(browser, server, locale)
     yield made
     made.context.close()
     assert made.errors == []
+
+
+@pytest.fixture
+def phone(browser: Any, server: Server) -> Iterator[Phone]:
+    with phone_in_use(browser, server) as made:
+        yield made
 
 
 @pytest.fixture
 def second_phone(browser: Any, server: Server) -> Iterator[Phone]:
-    made = new_phone(browser, server)
-    yield made
-    made.context.close()
-    assert made.errors == []
+    with phone_in_use(browser, server) as made:
+        yield made
 
 
 @pytest.fixture
 def german_phone(browser: Any, server: Server) -> Iterator[Phone]:
-    made = new_phone(browser, server, locale="de-CH")
-    yield made
-    made.context.close()
-    assert made.errors == []
+    with phone_in_use(browser, server, locale="de-CH") as made:
+        yield made
