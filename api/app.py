@@ -23,9 +23,9 @@ from litestar.static_files import create_static_files_router
 from litestar.types import Message, Scope
 from sqlalchemy import text
 
+from api.db.database import Database
 from api.db.engine import create_engine
-from api.db.point_reads import PointReader
-from api.db.session import provide_session, session_maker, writer_lock
+from api.db.session import provide_session
 from api.games.controllers import GameController
 from api.live import create_broker
 from api.matches import schemas
@@ -66,7 +66,7 @@ class DatabaseUnavailable(Problem):
 async def health(state: State) -> dict[str, str]:
     """200 once the database answers."""
     try:
-        async with state.sessions() as session:
+        async with state.database.sessions() as session:
             await session.execute(text("SELECT 1"))
     except Exception as error:
         raise DatabaseUnavailable("The database does not answer.") from error
@@ -131,9 +131,8 @@ def document_token_limit(app: Litestar) -> None:
 
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
-    engine = create_engine(settings.database_url)
+    database = Database(create_engine(settings.database_url))
     broker = create_broker(settings)
-    point_reader = PointReader(engine)
 
     @asynccontextmanager
     async def lifespan(_app: Litestar) -> AsyncIterator[None]:
@@ -142,8 +141,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             yield
         finally:
             await broker.stop()
-            point_reader.close()
-            await engine.dispose()
+            await database.close()
 
     route_handlers: list[Any] = [
         health, ping, GameController, MatchController, TournamentController]
@@ -155,9 +153,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     app = Litestar(
         route_handlers=route_handlers,
         dependencies={"session": Provide(provide_session)},
-        state=State({"engine": engine, "sessions": session_maker(engine), "broker": broker,
-                     "settings": settings, "writer_lock": writer_lock(engine),
-                     "point_reader": point_reader}),
+        state=State({"database": database, "broker": broker, "settings": settings}),
         lifespan=[lifespan],
         exception_handlers={HTTPException: http_exception_handler,
                             RecursionError: too_deep_handler,

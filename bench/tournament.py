@@ -37,10 +37,9 @@ from sqlmodel import col  # noqa: E402
 
 from api import cli  # noqa: E402
 from api.db.engine import create_engine  # noqa: E402
-from api.db.models import MatchRow  # noqa: E402
 from api.db.session import session_maker  # noqa: E402
 from api.live import MemoryBroker  # noqa: E402
-from api.matches.service import apply_fold, now  # noqa: E402
+from api.matches.service import MATCHES, MatchRecord, new_match_row, now  # noqa: E402
 from api.tournaments import schemas as s  # noqa: E402
 from api.tournaments import service  # noqa: E402
 from api.tournaments.models import (  # noqa: E402
@@ -75,19 +74,18 @@ def played_table(tournament_id: str, number: int, table: int, seats: list[int],
     folded = fold_match(GAME, setup, [random_game(len(seats), rng)])
     at = now()
     match_id = f"b{tournament_id[:5]}{number:02d}{table:04d}"
-    match = MatchRow(
-        id=match_id, game=GAME.id, players=names, options=GAME.options_json(setup.options),
-        private=False, write_token_hash="0" * 64, view_token_hash="0" * 64, version=2,
-        status="in_progress", winners=[], standings=[], next_dealer=0, snapshot={},
-        created_at=at, updated_at=at,
+    record = MatchRecord(
+        id=match_id, game=GAME.id, players=list[Any](names),
+        options=GAME.options_json(setup.options), private=False, write_token_hash="0" * 64,
+        view_token_hash="0" * 64, version=2, created_at=at,
     )
-    apply_fold(match, folded, at)
+    match, _ = new_match_row(record, folded, at)
     places, shares = table_result(GAME, folded)
     row = {"tournament_id": tournament_id, "round": number, "table": table,
            "match_id": match_id, "players": seats, "rounds_played": 1, "finished": True,
            "places": places, "shares": shares, "confirmed": True, "confirmed_by": "table",
            "entered_by_device": "bench"}
-    return match.model_dump(), row
+    return match, row
 
 
 async def fill_rounds(session: AsyncSession, tournament_id: str, count: int,
@@ -102,7 +100,7 @@ async def fill_rounds(session: AsyncSession, tournament_id: str, count: int,
                 "table_revisits": []}, "started_at": now()}])
         built = [played_table(tournament_id, number, t, [int(p) for p in seats], rng)
                  for t, seats in enumerate(plan.tables, start=1)]
-        await session.execute(insert(MatchRow), [m for m, _ in built])
+        await session.execute(insert(MATCHES), [m for m, _ in built])
         await session.execute(insert(TournamentTableRow), [t for _, t in built])
 
 

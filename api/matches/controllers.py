@@ -58,7 +58,7 @@ class MatchController(Controller):
     @post("/", operation_id="createMatch", status_code=201, raises=[BadRequest, Unprocessable],
           responses=documented(BadRequest, ContentTooLarge, Unprocessable))
     async def create(
-        self, request: Request[Any, Any, Any], session: Session, data: JSONBody[s.NewMatch],
+        self, request: Request[Any, Any, Any], state: State, data: JSONBody[s.NewMatch],
     ) -> Response[s.CreatedMatch]:
         """Create a match; the answer holds its write token and view token, shown only once."""
         # Litestar converts bodies leniently ("private": 0 would pass as false); a wrong type
@@ -67,7 +67,7 @@ class MatchController(Controller):
             new_match = msgspec.convert(await request.json(), s.NewMatch)
         except msgspec.ValidationError as error:
             raise invalid_body(error) from None
-        created = await service.create_match(session, new_match)
+        created = await service.create_match(state.database, new_match)
         return Response(created, status_code=201,
                         headers={"Location": f"{self.path}/{created.id}"})
 
@@ -78,7 +78,7 @@ class MatchController(Controller):
     async def read(self, request: Request[Any, Any, Any], state: State,
                    match_id: MatchId) -> Response[s.Match]:
         """The match with every round and the standings."""
-        match = await service.read_snapshot(state.point_reader, match_id, authorization(request))
+        match = await service.read_snapshot(state.database, match_id, authorization(request))
         # The stored snapshot is an encoded s.Match already: sent as it is.
         return Response(match.json, headers={"ETag": f'"{match.version}"'},  # type: ignore[arg-type]
                         media_type=MediaType.JSON)
@@ -86,7 +86,7 @@ class MatchController(Controller):
     @post("/{match_id:str}/rounds", operation_id="recordRound", status_code=201, raises=WRITE,
           responses=documented(*WRITE), security=[{"bearer": []}])
     async def record(
-        self, request: Request[Any, Any, Any], session: Session,
+        self, request: Request[Any, Any, Any], state: State,
         match_id: MatchId, data: Entry, idempotency_key: IdempotencyKey = None,
         x_device_id: DeviceId = None,
     ) -> Response[s.RoundWritten]:
@@ -94,7 +94,7 @@ class MatchController(Controller):
         idempotency = None if idempotency_key is None else (
             idempotency_key, service.fingerprint("POST", request.url.path, data))
         written = await service.record_round(
-            session, broker(request), match_id, authorization(request), data, idempotency,
+            state.database, broker(request), match_id, authorization(request), data, idempotency,
             x_device_id)
         if isinstance(written, service.Replay):
             return Response(written.body, status_code=written.status)
@@ -103,25 +103,25 @@ class MatchController(Controller):
     @put("/{match_id:str}/rounds/{number:int}", operation_id="correctRound", raises=WRITE,
          responses=documented(*WRITE), security=[{"bearer": []}])
     async def correct(
-        self, request: Request[Any, Any, Any], session: Session,
+        self, request: Request[Any, Any, Any], state: State,
         match_id: MatchId, number: RoundNumber, data: Entry, if_match: IfMatch = None,
         x_device_id: DeviceId = None,
     ) -> s.RoundWritten:
         """Correct a round; every later round and the standings are folded again."""
         return await service.correct_round(
-            session, broker(request), match_id, number, authorization(request), if_match, data,
-            x_device_id)
+            state.database, broker(request), match_id, number, authorization(request), if_match,
+            data, x_device_id)
 
     @delete("/{match_id:str}/rounds/{number:int}", operation_id="undoRound", raises=WRITE,
             responses=documented(*WRITE), security=[{"bearer": []}])
     async def undo(
-        self, request: Request[Any, Any, Any], session: Session,
+        self, request: Request[Any, Any, Any], state: State,
         match_id: MatchId, number: RoundNumber, if_match: IfMatch = None,
         x_device_id: DeviceId = None,
     ) -> None:
         """Undo the last round (only the last one)."""
         await service.undo_round(
-            session, broker(request), match_id, number, authorization(request), if_match,
+            state.database, broker(request), match_id, number, authorization(request), if_match,
             x_device_id)
 
     @post("/{match_id:str}/guide", operation_id="guideRound", status_code=200, opt={"reads": True},
@@ -145,12 +145,12 @@ class MatchController(Controller):
     @get("/{match_id:str}/export", operation_id="exportMatch", raises=READ,
          responses=documented(*READ), security=SECURITY)
     async def export(
-        self, request: Request[Any, Any, Any], session: Session, match_id: MatchId,
+        self, request: Request[Any, Any, Any], state: State, match_id: MatchId,
         format_: Annotated[Literal["csv", "json"], QueryParameter(name="format")] = "csv",
         sep: Annotated[Literal[",", ";"], QueryParameter()] = ",",
     ) -> Response[s.ScoreSheet]:
         """The score sheet, round by round with running totals, as CSV or JSON."""
-        match = await service.read_match(session, match_id, authorization(request))
+        match = await service.read_match(state.database, match_id, authorization(request))
         filename = f"{match.game}-{match.id}.{format_}"
         headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
         if format_ == "json":
@@ -164,6 +164,5 @@ class MatchController(Controller):
     async def events(self, request: Request[Any, Any, Any], state: State,
                      match_id: MatchId) -> ServerSentEvent:
         """Server-Sent Events: a ``change`` (version, action, round) after each write."""
-        async with state.sessions() as session:
-            await service.read_match(session, match_id, authorization(request))
+        await service.read_snapshot(state.database, match_id, authorization(request))
         return ServerSentEvent(change_events(broker(request), match_id))

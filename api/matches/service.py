@@ -3,8 +3,13 @@
 Every write locks the match row (PostgreSQL ``SELECT ... FOR UPDATE``; SQLite holds the database
 write lock from ``BEGIN IMMEDIATE``), folds the complete new list of entries, stores the entries,
 each round's result and totals and the match's verdict, appends an audit row and commits, all in
-one transaction; only then is the change published to live subscribers. Each write also stores
-the match's new snapshot (the ``GET`` answer), so reading a match is reading one row.
+one transaction (:meth:`api.db.database.Database.write`); only then is the change published to
+live subscribers. Each write also stores the match's new snapshot (the ``GET`` answer), so
+reading a match is reading one row.
+
+The statements are Core statements defined once below, with every value a named parameter, so
+that each is compiled once and runs the same way on the event loop's SQLite connection and
+through the engine (:mod:`api.db.statements`).
 
 Decisions: a correction that leaves the corrected entry valid but makes a *later* stored round
 invalid, or ends the match before later rounds, is 409 (the request conflicts with the rounds
@@ -18,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,12 +31,12 @@ import msgspec
 from sqlalchemy import Table, Text, bindparam, cast, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import defer
 from sqlmodel import SQLModel, col
 
 from api import auth
+from api.db.database import Database
 from api.db.models import AuditRow, IdempotencyRow, MatchRow, RoundRow
-from api.db.point_reads import PointReader
+from api.db.statements import EngineStatements, Row, Statements
 from api.live import Broker, Change
 from api.matches import schemas as s
 from api.problems import (
@@ -50,10 +55,44 @@ from scoring.match import FoldedMatch, fold_match, set_up
 from scoring.reading import JSON
 
 MATCH_ID_BYTES = 9  # 12 url-safe characters
+MATCHES: Table = SQLModel.metadata.tables[MatchRow.__tablename__]
 ROUNDS: Table = SQLModel.metadata.tables[RoundRow.__tablename__]
 AUDIT: Table = SQLModel.metadata.tables[AuditRow.__tablename__]
-MATCHES: Table = SQLModel.metadata.tables[MatchRow.__tablename__]
+IDEMPOTENCY: Table = SQLModel.metadata.tables[IdempotencyRow.__tablename__]
 
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A match's own columns: what a fold does not decide."""
+
+    id: str
+    game: str
+    players: list[JSON]
+    options: JSON
+    private: bool
+    write_token_hash: str
+    view_token_hash: str
+    version: int
+    created_at: datetime
+
+
+MATCH_RECORD = select(*(MATCHES.c[field.name] for field in fields(MatchRecord))).where(
+    MATCHES.c.id == bindparam("match_id"))
+MATCH_RECORD_FOR_WRITE = MATCH_RECORD.with_for_update()
+ENTRIES = select(ROUNDS.c.entry).where(
+    ROUNDS.c.match_id == bindparam("match_id")).order_by(ROUNDS.c.number)
+INSERT_MATCH = insert(MATCHES)
+UPDATE_MATCH = update(MATCHES).where(MATCHES.c.id == bindparam("match_id"))
+INSERT_ROUND = insert(ROUNDS)
+_THIS_ROUND = (ROUNDS.c.match_id == bindparam("round_match"),
+               ROUNDS.c.number == bindparam("round_number"))
+UPDATE_ROUND = update(ROUNDS).where(*_THIS_ROUND)
+DELETE_ROUND = delete(ROUNDS).where(*_THIS_ROUND)
+INSERT_AUDIT = insert(AUDIT)
+IDEMPOTENT_ANSWER = select(IDEMPOTENCY.c.fingerprint, IDEMPOTENCY.c.status, IDEMPOTENCY.c.body) \
+    .where(IDEMPOTENCY.c.match_id == bindparam("match_id"),
+           IDEMPOTENCY.c.key == bindparam("key"))
+INSERT_IDEMPOTENT_ANSWER = insert(IDEMPOTENCY)
 # Everything a read of a match needs, in one statement; the snapshot as the JSON text it was
 # stored as (``CAST``: PostgreSQL's driver would otherwise decode it).
 READ_SNAPSHOT = select(
@@ -64,14 +103,14 @@ READ_SNAPSHOT = select(
 
 @dataclass(frozen=True, slots=True)
 class Stored:
-    """A match as stored: its row, its game, and (for folding) its round entries in order."""
+    """A match as stored: its record, its game, and (for folding) its round entries in order."""
 
-    row: MatchRow
+    record: MatchRecord
     game: AnyGame
     entries: tuple[JSON, ...] = ()
 
     def setup(self) -> Setup[Any]:
-        return set_up(self.game, self.row.players, self.row.options)
+        return set_up(self.game, self.record.players, self.record.options)
 
 
 def now() -> datetime:
@@ -96,16 +135,17 @@ def fingerprint(method: str, path: str, body: Any) -> str:
     return hashlib.sha256(f"{method} {path}\n".encode() + canonical).hexdigest()
 
 
-def _check_version(row: MatchRow, if_match: str | None) -> None:
+def _check_version(record: MatchRecord, if_match: str | None) -> None:
     """412 unless ``If-Match`` is absent, ``*``, or names the version (``"7"``, ``W/"7"``, ``7``).
 
     Anything else cannot name the current version, so it fails the precondition like a stale one.
     """
     if if_match is None or if_match.strip() == "*":
         return
-    if if_match.strip().removeprefix("W/").strip('"') != str(row.version):
+    if if_match.strip().removeprefix("W/").strip('"') != str(record.version):
         raise PreconditionFailed(
-            f"The match is at version {row.version}, not {if_match.strip()}: read it again first."
+            f"The match is at version {record.version}, not {if_match.strip()}: "
+            "read it again first."
         )
 
 
@@ -116,78 +156,76 @@ def _game(game_id: str) -> AnyGame:
     return game
 
 
-async def load(session: AsyncSession, match_id: str, *, lock: bool = False,
+async def load(statements: Statements, match_id: str, *, for_write: bool = False,
                entries: bool = False) -> Stored:
-    """The match (locked for the transaction with ``lock``), with its entries if asked."""
-    query = select(MatchRow).where(col(MatchRow.id) == match_id)
-    if entries:  # a fold makes a new snapshot; the old one is not needed
-        query = query.options(defer(MatchRow.snapshot))
-    if lock:
-        query = query.with_for_update()
-    row = (await session.execute(query)).scalar_one_or_none()
+    """The match (locked for the transaction ``for_write``), with its entries if asked."""
+    row = await statements.one(MATCH_RECORD_FOR_WRITE if for_write else MATCH_RECORD,
+                               {"match_id": match_id})
     if row is None:
         raise NotFound(f"There is no match {match_id!r}.")
-    game = _game(row.game)
+    record = MatchRecord(*row)
+    game = _game(record.game)
     if not entries:
-        return Stored(row, game)
-    stored_entries = (await session.execute(
-        select(ROUNDS.c.entry).where(ROUNDS.c.match_id == match_id).order_by(ROUNDS.c.number)
-    )).scalars().all()
-    return Stored(row, game, tuple(stored_entries))
+        return Stored(record, game)
+    stored_entries = await statements.all(ENTRIES, {"match_id": match_id})
+    return Stored(record, game, tuple(entry for (entry,) in stored_entries))
+
+
+async def _load_for_writing(statements: Statements, match_id: str,
+                            authorization: str | None) -> tuple[Stored, MatchWriter]:
+    """The match with its entries, locked, and who may write it (401/403 otherwise)."""
+    stored = await load(statements, match_id, for_write=True, entries=True)
+    writer = await match_writer(statements, match_id, stored.record.write_token_hash,
+                                authorization)
+    return stored, writer
 
 
 def _reason(raw: Any) -> s.Reason | None:
     return None if raw is None else msgspec.convert(raw, s.Reason)
 
 
-def _snapshot(row: MatchRow, rounds: Sequence[dict[str, JSON]]) -> dict[str, Any]:
-    match = s.Match(
-        id=row.id, game=row.game,
-        players=[s.Player(seat, name) for seat, name in enumerate(row.players)],
-        options=row.options, private=row.private, status=row.status,  # type: ignore[arg-type]
-        winners=row.winners, reason=_reason(row.reason), next_dealer=row.next_dealer,
-        rounds=[msgspec.convert(r, s.Round) for r in rounds],
-        standings=row.standings, version=row.version,
-        created_at=utc(row.created_at), updated_at=utc(row.updated_at),
+def match_columns(record: MatchRecord, folded: FoldedMatch,
+                  at: datetime) -> tuple[dict[str, Any], list[dict[str, JSON]]]:
+    """What the fold decides for the match row (its verdict and the new snapshot, which carries
+    ``record.version``), and every round's JSON. Every writer of a match row stores these."""
+    verdict = folded.verdict
+    rounds = [played.as_json() for played in folded.rounds]
+    status = "finished" if verdict.finished else "in_progress"
+    reason = verdict.reason.as_json() if verdict.reason else None
+    standings = [standing.as_json() for standing in verdict.standings]
+    snapshot = s.Match(
+        id=record.id, game=record.game,
+        players=[s.Player(seat, name) for seat, name in enumerate(record.players)],  # type: ignore[arg-type]
+        options=record.options, private=record.private, status=status,  # type: ignore[arg-type]
+        winners=list(verdict.winners), reason=_reason(reason), next_dealer=folded.next_dealer,
+        rounds=[s.Round(**played) for played in rounds],  # type: ignore[arg-type]
+        standings=standings, version=record.version,
+        created_at=utc(record.created_at), updated_at=at,
     )
-    snapshot: dict[str, Any] = msgspec.to_builtins(match)
-    return snapshot
+    columns = {"version": record.version, "status": status, "winners": snapshot.winners,
+               "reason": reason, "standings": standings, "next_dealer": folded.next_dealer,
+               "updated_at": at, "snapshot": snapshot}
+    return columns, rounds
 
 
-def match_view(row: MatchRow) -> s.Match:
-    return msgspec.convert(row.snapshot, s.Match)
+def new_match_row(record: MatchRecord, folded: FoldedMatch,
+                  at: datetime) -> tuple[dict[str, Any], list[dict[str, JSON]]]:
+    """Every column of a new match's row, and every round's JSON."""
+    columns, rounds = match_columns(record, folded, at)
+    return {**asdict(record), **columns}, rounds
 
 
-def _round_written(row: MatchRow, played: dict[str, JSON]) -> s.RoundWritten:
+def _round_written(columns: dict[str, Any], played: dict[str, JSON]) -> s.RoundWritten:
+    match: s.Match = columns["snapshot"]
     return s.RoundWritten(
         number=played["number"], entry=played["entry"],  # type: ignore[arg-type]
         result=played["result"], totals=played["totals"],  # type: ignore[arg-type]
-        version=row.version, status=row.status,  # type: ignore[arg-type]
-        winners=row.winners, reason=_reason(row.reason), next_dealer=row.next_dealer,
-        standings=row.standings,
+        version=match.version, status=match.status, winners=match.winners, reason=match.reason,
+        next_dealer=match.next_dealer, standings=match.standings,
     )
 
 
-def apply_fold(row: MatchRow, folded: FoldedMatch, at: datetime) -> list[dict[str, JSON]]:
-    """Put the fold's verdict and a new snapshot into the row; returns every round's JSON.
-
-    Set ``row.version`` first: the snapshot carries it. Every writer of a match row calls this.
-    """
-    verdict = folded.verdict
-    rounds = [played.as_json() for played in folded.rounds]
-    row.status = "finished" if verdict.finished else "in_progress"
-    row.winners = list(verdict.winners)
-    row.reason = verdict.reason.as_json() if verdict.reason else None
-    row.standings = [standing.as_json() for standing in verdict.standings]
-    row.next_dealer = folded.next_dealer
-    row.updated_at = at
-    row.snapshot = _snapshot(row, rounds)
-    return rounds
-
-
-
-
-async def create_match(session: AsyncSession, body: s.NewMatch) -> s.CreatedMatch:
+async def create_match(database: Database, body: s.NewMatch) -> s.CreatedMatch:
     game = registry.game_by_id(body.game)
     if game is None:
         raise Unprocessable("There is no such game.", errors=[FieldProblem(
@@ -199,33 +237,29 @@ async def create_match(session: AsyncSession, body: s.NewMatch) -> s.CreatedMatc
     except InvalidOptions as invalid:
         raise Unprocessable("The players or options do not fit this game.",
                             errors=field_problems(invalid.errors)) from None
-    folded = fold_match(game, setup, [])
     tokens = auth.new_tokens()
     at = now()
-    row = MatchRow(
+    record = MatchRecord(
         id=secrets.token_urlsafe(MATCH_ID_BYTES), game=game.id, players=list(setup.players),
         options=game.options_json(setup.options), private=body.private,
         write_token_hash=auth.token_hash(tokens.write),
-        view_token_hash=auth.token_hash(tokens.view),
-        version=1, status="in_progress", winners=[], standings=[], next_dealer=0, snapshot={},
-        created_at=at, updated_at=at,
+        view_token_hash=auth.token_hash(tokens.view), version=1, created_at=at,
     )
-    apply_fold(row, folded, at)
-    session.add(row)
-    await session.flush()
-    await _audit(session, row.id, at, "create", auth.MATCH_TOKEN)
-    await session.commit()
-    return s.CreatedMatch(**msgspec.structs.asdict(match_view(row)), token=tokens.write,
+    row, _ = new_match_row(record, fold_match(game, setup, []), at)
+    async with database.write() as statements:
+        await statements.run(INSERT_MATCH, row)
+        await _audit(statements, record.id, at, "create", auth.MATCH_TOKEN)
+    return s.CreatedMatch(**msgspec.structs.asdict(row["snapshot"]), token=tokens.write,
                           view_token=tokens.view)
 
 
-async def _audit(session: AsyncSession, match_id: str, at: datetime, action: str,
+async def _audit(statements: Statements, match_id: str, at: datetime, action: str,
                  token_kind: str, number: int | None = None, old_entry: JSON = None,
                  new_entry: JSON = None) -> None:
-    await session.execute(insert(AUDIT).values(
-        match_id=match_id, at=at, action=action, round=number, old_entry=old_entry,
-        new_entry=new_entry, token_kind=token_kind,
-    ))
+    await statements.run(INSERT_AUDIT, {
+        "match_id": match_id, "at": at, "action": action, "round": number,
+        "old_entry": old_entry, "new_entry": new_entry, "token_kind": token_kind,
+    })
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,11 +270,11 @@ class Snapshot:
     json: bytes
 
 
-async def read_snapshot(reader: PointReader, match_id: str,
+async def read_snapshot(database: Database, match_id: str,
                         authorization: str | None) -> Snapshot:
     """The stored snapshot as it is, without decoding and encoding it again: it was encoded from
     :class:`s.Match` in the transaction that wrote it."""
-    row = await reader.fetch_one(READ_SNAPSHOT, {"match_id": match_id})
+    row = await database.read_one(READ_SNAPSHOT, {"match_id": match_id})
     if row is None:
         raise NotFound(f"There is no match {match_id!r}.")
     private, write_hash, view_hash, version, snapshot = row
@@ -248,14 +282,14 @@ async def read_snapshot(reader: PointReader, match_id: str,
     return Snapshot(version, snapshot.encode())
 
 
-async def read_match(session: AsyncSession, match_id: str, authorization: str | None) -> s.Match:
-    stored = await load(session, match_id)
-    _require_read(stored.row, authorization)
-    return match_view(stored.row)
+async def read_match(database: Database, match_id: str, authorization: str | None) -> s.Match:
+    snapshot = await read_snapshot(database, match_id, authorization)
+    return msgspec.json.decode(snapshot.json, type=s.Match)
 
 
-def _require_read(row: MatchRow, authorization: str | None) -> None:
-    auth.require_read(authorization, row.private, row.write_token_hash, row.view_token_hash)
+def _require_read(record: MatchRecord, authorization: str | None) -> None:
+    auth.require_read(authorization, record.private, record.write_token_hash,
+                      record.view_token_hash)
 
 
 def _fold(stored: Stored, entries: Sequence[JSON], changed: int) -> FoldedMatch:
@@ -282,45 +316,51 @@ def _fold(stored: Stored, entries: Sequence[JSON], changed: int) -> FoldedMatch:
         ) from None
 
 
-async def _store_rounds(session: AsyncSession, stored: Stored,
-                        rounds: Sequence[dict[str, JSON]], first: int) -> None:
-    """Write rounds ``first``.. of a fold: update those stored already, insert the new one."""
-    def values(played: dict[str, JSON]) -> dict[str, JSON]:
-        return {"entry": played["entry"], "result": played["result"],
-                "totals": played["totals"]}
+@dataclass(frozen=True, slots=True)
+class Written:
+    """What a write stored: the match's new version, and the answer to a round's write."""
 
-    changed = rounds[first - 1: len(stored.entries)]
-    if changed:
-        await session.execute(
-            update(ROUNDS).where(ROUNDS.c.match_id == stored.row.id,
-                                 ROUNDS.c.number == bindparam("round_number")),
-            [{"round_number": played["number"], **values(played)} for played in changed],
-        )
-    added = rounds[len(stored.entries):]
-    if added:
-        await session.execute(insert(ROUNDS), [
-            {"match_id": stored.row.id, "number": played["number"], **values(played)}
-            for played in added
-        ])
+    version: int
+    answer: s.RoundWritten | None
 
 
-async def _write_round(
-    session: AsyncSession, stored: Stored, writer: MatchWriter, entries: Sequence[JSON],
+async def _store_fold(
+    statements: Statements, stored: Stored, writer: MatchWriter, entries: Sequence[JSON],
     number: int, action: str, device_id: str | None, old_entry: JSON = None,
     new_entry: JSON = None,
-) -> s.RoundWritten:
-    """Fold ``entries`` and stage everything a write of round ``number`` stores: the match row
-    with its new version and snapshot, the rounds from ``number`` on, the tournament table's
-    result and the audit record. The caller commits."""
+) -> Written:
+    """Fold ``entries`` (the match's new rounds, where round ``number`` changed) and store what
+    the write changes: the match row with its new version and snapshot, the rounds from
+    ``number`` on (updated, inserted, or the last one deleted), the tournament table's result
+    and the audit record. The caller commits."""
     folded = _fold(stored, entries, number)
     at = now()
-    row = stored.row
-    row.version += 1
-    rounds = apply_fold(row, folded, at)
-    await _store_rounds(session, stored, rounds, number)
-    writer.record(stored.game, folded, device_id, action, at)
-    await _audit(session, row.id, at, action, writer.token_kind, number, old_entry, new_entry)
-    return _round_written(row, rounds[number - 1])
+    record = replace(stored.record, version=stored.record.version + 1)
+    columns, rounds = match_columns(record, folded, at)
+    await statements.run(UPDATE_MATCH, {"match_id": record.id, **columns})
+    stored_count = len(stored.entries)
+    if len(rounds) < stored_count:
+        await statements.run(DELETE_ROUND, {"round_match": record.id, "round_number": number})
+    changed = rounds[number - 1: stored_count]
+    if changed:
+        await statements.run(UPDATE_ROUND, [
+            {"round_match": record.id, "round_number": played["number"], "entry": played["entry"],
+             "result": played["result"], "totals": played["totals"]} for played in changed])
+    added = rounds[stored_count:]
+    if added:
+        await statements.run(INSERT_ROUND, [{"match_id": record.id, **played} for played in added])
+    await writer.record(statements, stored.game, folded, device_id, action, at)
+    await _audit(statements, record.id, at, action, writer.token_kind, number, old_entry,
+                 new_entry)
+    answer = _round_written(columns, rounds[number - 1]) if number <= len(rounds) else None
+    return Written(record.version, answer)
+
+
+async def _publish(broker: Broker, writer: MatchWriter, match_id: str, written: Written,
+                   action: str, number: int) -> None:
+    """After the commit: tell the match's and the tournament's subscribers."""
+    await broker.publish(match_id, Change(written.version, action, number))
+    await writer.publish(broker)
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,56 +371,53 @@ class Replay:
     body: Any
 
 
-async def record_round(
-    session: AsyncSession, broker: Broker, match_id: str, authorization: str | None,
-    body: dict[str, Any], idempotency: tuple[str, str] | None, device_id: str | None = None,
-) -> s.RoundWritten | Replay:
-    """Append a round. ``idempotency`` is (key, request fingerprint) when the client sent a key."""
-    stored = await load(session, match_id, lock=True, entries=True)
-    writer = await match_writer(session, stored.row, authorization)
-    if idempotency is not None:
-        earlier = await _idempotent_response(session, match_id, *idempotency)
-        if earlier is not None:
-            return earlier
-    entry = unwrap_entry(body)
-    number = len(stored.entries) + 1
-    written = await _write_round(session, stored, writer, [*stored.entries, entry], number,
-                                 "round_added", device_id, new_entry=entry)
-    row = stored.row
-    if idempotency is not None:
-        session.add(IdempotencyRow(
-            match_id=match_id, key=idempotency[0], fingerprint=idempotency[1], status=201,
-            body=msgspec.to_builtins(written),
-        ))
-    try:
-        await session.commit()
-    except IntegrityError:
-        # Only reachable if the row lock was bypassed; the winner's answer is the answer.
-        await session.rollback()
-        if idempotency is not None:
-            replay = await _idempotent_response(session, match_id, *idempotency)
-            if replay is not None:
-                return replay
-        raise Conflict("Another round was recorded at the same moment; read the match.") from None
-    await broker.publish(match_id, Change(row.version, "round_added", number))
-    await writer.publish(broker)
-    return written
-
-
-async def _idempotent_response(session: AsyncSession, match_id: str, key: str,
-                               print_: str) -> Replay | None:
-    earlier = (await session.execute(select(IdempotencyRow).where(
-        col(IdempotencyRow.match_id) == match_id, col(IdempotencyRow.key) == key,
-    ))).scalar_one_or_none()
+def _replay(earlier: Row | None, print_: str) -> Replay | None:
+    """The stored answer for a repeated key; 422 if the key came with another request."""
     if earlier is None:
         return None
-    if not secrets.compare_digest(earlier.fingerprint, print_):
+    stored_print, status, body = earlier
+    if not secrets.compare_digest(stored_print, print_):
         raise Unprocessable(
             "This Idempotency-Key was already used with a different request.",
             errors=[FieldProblem("", "idempotency_key_reused",
                                  "the key was used for another body", {})],
         )
-    return Replay(earlier.status, earlier.body)
+    return Replay(status, body)
+
+
+async def record_round(
+    database: Database, broker: Broker, match_id: str, authorization: str | None,
+    body: dict[str, Any], idempotency: tuple[str, str] | None, device_id: str | None = None,
+) -> s.RoundWritten | Replay:
+    """Append a round. ``idempotency`` is (key, request fingerprint) when the client sent a key."""
+    entry = unwrap_entry(body)
+    answer_key = None if idempotency is None else {"match_id": match_id, "key": idempotency[0]}
+    try:
+        async with database.write() as statements:
+            stored, writer = await _load_for_writing(statements, match_id, authorization)
+            if idempotency is not None:
+                earlier = _replay(await statements.one(IDEMPOTENT_ANSWER, answer_key or {}),
+                                  idempotency[1])
+                if earlier is not None:
+                    return earlier
+            number = len(stored.entries) + 1
+            written = await _store_fold(statements, stored, writer, [*stored.entries, entry],
+                                        number, "round_added", device_id, new_entry=entry)
+            if idempotency is not None:
+                await statements.run(INSERT_IDEMPOTENT_ANSWER, {
+                    **(answer_key or {}), "fingerprint": idempotency[1], "status": 201,
+                    "body": written.answer})
+    except IntegrityError:
+        # Only reachable if the row lock was bypassed; the winner's answer is the answer.
+        if idempotency is not None:
+            replay = _replay(await database.read_one(IDEMPOTENT_ANSWER, answer_key or {}),
+                             idempotency[1])
+            if replay is not None:
+                return replay
+        raise Conflict("Another round was recorded at the same moment; read the match.") from None
+    await _publish(broker, writer, match_id, written, "round_added", number)
+    assert written.answer is not None
+    return written.answer
 
 
 def _existing(stored: Stored, number: int) -> JSON:
@@ -391,49 +428,38 @@ def _existing(stored: Stored, number: int) -> JSON:
 
 
 async def correct_round(
-    session: AsyncSession, broker: Broker, match_id: str, number: int,
+    database: Database, broker: Broker, match_id: str, number: int,
     authorization: str | None, if_match: str | None, body: dict[str, Any],
     device_id: str | None = None,
 ) -> s.RoundWritten:
-    stored = await load(session, match_id, lock=True, entries=True)
-    writer = await match_writer(session, stored.row, authorization)
-    old_entry = _existing(stored, number)
-    _check_version(stored.row, if_match)
     entry = unwrap_entry(body)
-    entries = list(stored.entries)
-    entries[number - 1] = entry
-    written = await _write_round(session, stored, writer, entries, number, "round_corrected",
-                                 device_id, old_entry, entry)
-    await session.commit()
-    await broker.publish(match_id, Change(stored.row.version, "round_corrected", number))
-    await writer.publish(broker)
-    return written
+    async with database.write() as statements:
+        stored, writer = await _load_for_writing(statements, match_id, authorization)
+        old_entry = _existing(stored, number)
+        _check_version(stored.record, if_match)
+        entries = list(stored.entries)
+        entries[number - 1] = entry
+        written = await _store_fold(statements, stored, writer, entries, number,
+                                    "round_corrected", device_id, old_entry, entry)
+    await _publish(broker, writer, match_id, written, "round_corrected", number)
+    assert written.answer is not None
+    return written.answer
 
 
 async def undo_round(
-    session: AsyncSession, broker: Broker, match_id: str, number: int,
+    database: Database, broker: Broker, match_id: str, number: int,
     authorization: str | None, if_match: str | None, device_id: str | None = None,
 ) -> None:
-    stored = await load(session, match_id, lock=True, entries=True)
-    writer = await match_writer(session, stored.row, authorization)
-    last = _existing(stored, number)
-    if number != len(stored.entries):
-        raise Conflict(f"Only the last round ({len(stored.entries)}) can be undone; "
-                       f"correct round {number} instead.")
-    _check_version(stored.row, if_match)
-    folded = _fold(stored, stored.entries[:-1], number - 1)
-    at = now()
-    row = stored.row
-    row.version += 1
-    apply_fold(row, folded, at)
-    await session.execute(delete(ROUNDS).where(ROUNDS.c.match_id == match_id,
-                                               ROUNDS.c.number == number))
-    writer.record(stored.game, folded, device_id, "round_undone", at)
-    await _audit(session, match_id, at, "round_undone", writer.token_kind, number,
-                 old_entry=last)
-    await session.commit()
-    await broker.publish(match_id, Change(row.version, "round_undone", number))
-    await writer.publish(broker)
+    async with database.write() as statements:
+        stored, writer = await _load_for_writing(statements, match_id, authorization)
+        last = _existing(stored, number)
+        if number != len(stored.entries):
+            raise Conflict(f"Only the last round ({len(stored.entries)}) can be undone; "
+                           f"correct round {number} instead.")
+        _check_version(stored.record, if_match)
+        written = await _store_fold(statements, stored, writer, stored.entries[:-1], number,
+                                    "round_undone", device_id, old_entry=last)
+    await _publish(broker, writer, match_id, written, "round_undone", number)
 
 
 async def guide(
@@ -441,8 +467,8 @@ async def guide(
     number: int | None,
 ) -> s.Guide:
     """The game's help for a partly entered round ``number`` (default: the next round)."""
-    stored = await load(session, match_id, entries=True)
-    _require_read(stored.row, authorization)
+    stored = await load(EngineStatements(session), match_id, entries=True)
+    _require_read(stored.record, authorization)
     number = len(stored.entries) + 1 if number is None else number
     if number > len(stored.entries) + 1:
         raise NotFound(f"Round {number} is neither recorded nor the next round of this match.")
@@ -455,8 +481,8 @@ async def guide(
 
 async def history(session: AsyncSession, match_id: str,
                   authorization: str | None) -> list[s.HistoryItem]:
-    stored = await load(session, match_id)
-    _require_read(stored.row, authorization)
+    stored = await load(EngineStatements(session), match_id)
+    _require_read(stored.record, authorization)
     rows = (await session.execute(
         select(AuditRow).where(col(AuditRow.match_id) == match_id).order_by(col(AuditRow.id))
     )).scalars().all()

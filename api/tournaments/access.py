@@ -23,12 +23,12 @@ import hmac
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlmodel import col
+from sqlmodel import SQLModel, col
 
 from api import auth
-from api.db.models import MatchRow
+from api.db.statements import Statements
 from api.live import Broker, Change
 from api.problems import Forbidden, NotFound, Unauthorized
 from api.tournaments.models import TournamentRow, TournamentTableRow
@@ -102,56 +102,87 @@ async def lock_tournament(session: AsyncSession, tournament_id: str) -> Tourname
     return row
 
 
+TABLES: Table = SQLModel.metadata.tables[TournamentTableRow.__tablename__]
+TOURNAMENTS: Table = SQLModel.metadata.tables[TournamentRow.__tablename__]
+TABLE_OF_MATCH = select(TABLES.c.tournament_id, TABLES.c.round, TABLES.c.table,
+                        TABLES.c.confirmed).where(TABLES.c.match_id == bindparam("match_id"))
+TABLE_OF_MATCH_FOR_WRITE = TABLE_OF_MATCH.with_for_update()
+TOURNAMENT_FOR_WRITE = select(TOURNAMENTS.c.organiser_token_hash, TOURNAMENTS.c.version).where(
+    TOURNAMENTS.c.id == bindparam("tournament_key")).with_for_update()
+UPDATE_TABLE = update(TABLES).where(
+    TABLES.c.tournament_id == bindparam("table_tournament"),
+    TABLES.c.round == bindparam("table_round"), TABLES.c.table == bindparam("table_number"))
+UPDATE_TOURNAMENT = update(TOURNAMENTS).where(TOURNAMENTS.c.id == bindparam("tournament_key"))
+
+
+@dataclass(frozen=True, slots=True)
+class TableOfMatch:
+    """The tournament table a match is played at."""
+
+    tournament_id: str
+    round: int
+    table: int
+
+
 @dataclass(slots=True)
 class MatchWriter:
     """Who writes to a match, and for a tournament table what the write must update."""
 
     token_kind: str
-    tournament: TournamentRow | None = None
-    table: TournamentTableRow | None = None
+    table: TableOfMatch | None = None
+    tournament_version: int = 0
     action: str = ""
 
-    def record(self, game: AnyGame, folded: FoldedMatch, device_id: str | None, action: str,
-               at: datetime) -> None:
+    async def record(self, statements: Statements, game: AnyGame, folded: FoldedMatch,
+                     device_id: str | None, action: str, at: datetime) -> None:
         """Store the table's new result and bump the tournament (same transaction)."""
-        if self.table is None or self.tournament is None:
+        if self.table is None:
             return
-        table = self.table
-        table.rounds_played = len(folded.rounds)
-        table.finished = folded.finished
-        table.places, table.shares = table_result(game, folded)
-        table.entered_by_device = device_id
-        self.tournament.version += 1
-        self.tournament.updated_at = at
+        places, shares = table_result(game, folded)
+        await statements.run(UPDATE_TABLE, {
+            "table_tournament": self.table.tournament_id, "table_round": self.table.round,
+            "table_number": self.table.table, "rounds_played": len(folded.rounds),
+            "finished": folded.finished, "places": places, "shares": shares,
+            "entered_by_device": device_id})
+        self.tournament_version += 1
+        await statements.run(UPDATE_TOURNAMENT, {
+            "tournament_key": self.table.tournament_id, "version": self.tournament_version,
+            "updated_at": at})
         self.action = action
 
     async def publish(self, broker: Broker) -> None:
         """After the commit: tell the tournament's subscribers about the change."""
-        if self.table is None or self.tournament is None:
+        if self.table is None:
             return
-        await broker.publish(events_channel(self.tournament.id), Change(
-            self.tournament.version, f"table_{self.action}", self.table.round))
+        await broker.publish(events_channel(self.table.tournament_id), Change(
+            self.tournament_version, f"table_{self.action}", self.table.round))
 
 
-async def match_writer(session: AsyncSession, match: MatchRow,
+async def match_writer(statements: Statements, match_id: str, write_token_hash: str,
                        authorization: str | None) -> MatchWriter:
-    """Check a write to ``match``; for a tournament table lock the tournament and its table.
+    """Check a write to a match; for a tournament table lock the tournament and its table.
 
     Plain matches take their own write token. A table's match also takes the organiser token;
     its table token is refused once the table is confirmed.
     """
-    table = (await session.execute(
-        select(TournamentTableRow).where(col(TournamentTableRow.match_id) == match.id)
-    )).scalar_one_or_none()
-    if table is None:
-        return MatchWriter(auth.require_write(authorization, match.write_token_hash))
+    at_table = {"match_id": match_id}
+    found = await statements.one(TABLE_OF_MATCH, at_table)
+    if found is None:
+        return MatchWriter(auth.require_write(authorization, write_token_hash))
     token = auth.bearer_token(authorization)
-    tournament = await lock_tournament(session, table.tournament_id)
-    await session.refresh(table, with_for_update=True)
-    if holds(token, tournament.organiser_token_hash):
-        return MatchWriter(ORGANISER, tournament, table)
-    if not holds(token, match.write_token_hash):
+    tournament_id, number, table_number, _ = found
+    tournament = await statements.one(TOURNAMENT_FOR_WRITE, {"tournament_key": tournament_id})
+    assert tournament is not None  # a table's tournament is a foreign key
+    organiser_hash, version = tournament
+    # Tables are locked after their tournament (the order every writer keeps); only now is
+    # whether the table is confirmed certain.
+    locked = await statements.one(TABLE_OF_MATCH_FOR_WRITE, at_table)
+    assert locked is not None  # tables are never deleted
+    table = TableOfMatch(tournament_id, number, table_number)
+    if holds(token, organiser_hash):
+        return MatchWriter(ORGANISER, table, version)
+    if not holds(token, write_token_hash):
         raise Forbidden("This token may not change this match.")
-    if table.confirmed:
+    if locked[-1]:
         raise Forbidden("This table's result is confirmed: ask the organiser to correct it.")
-    return MatchWriter(TABLE, tournament, table)
+    return MatchWriter(TABLE, table, version)

@@ -183,6 +183,6 @@ class TournamentController(Controller):
                      tournament_id: TournamentId) -> ServerSentEvent:
         """Server-Sent Events: ``change`` with ``{"version", "action", "round"}`` on every change,
         including every result entered or confirmed at the tournament's tables."""
-        async with state.sessions() as session:
+        async with state.database.sessions() as session:
             await service.readable(session, tournament_id, authorization(request))
         return ServerSentEvent(change_events(broker(request), events_channel(tournament_id)))

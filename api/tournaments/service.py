@@ -44,7 +44,7 @@ from sqlmodel import col
 from api import auth
 from api.db.models import AuditRow, MatchRow, RoundRow
 from api.live import Broker, Change
-from api.matches.service import apply_fold, now, utc
+from api.matches.service import MATCH_ID_BYTES, MatchRecord, new_match_row, now, utc
 from api.problems import Conflict, FieldProblem, Forbidden, NotFound, Unprocessable, field_problems
 from api.tournaments import schemas as s
 from api.tournaments.access import (
@@ -94,7 +94,7 @@ from scoring.tournament import (
 from scoring.tournament.mix import EXACT_PLAYERS
 
 TOURNAMENT_ID_BYTES = 9  # 12 url-safe characters
-MATCH_ID_BYTES = 9
+
 
 
 # --- settings -------------------------------------------------------------------------------
@@ -500,15 +500,15 @@ async def new_match(session: AsyncSession, game: AnyGame, names: Sequence[str], 
     setup = set_up(game, list[JSON](names), options)
     folded = fold_match(game, setup, entries)
     match_id = secrets.token_urlsafe(MATCH_ID_BYTES)
-    match = MatchRow(
+    record = MatchRecord(
         id=match_id, game=game.id, players=list(setup.players),
         options=game.options_json(setup.options), private=private,
         write_token_hash=auth.token_hash(table_token(organiser_token, match_id)),
         view_token_hash=auth.token_hash(match_view_token(organiser_token, match_id)),
-        version=1 + len(entries), status="in_progress", winners=[], standings=[],
-        next_dealer=0, snapshot={}, created_at=at, updated_at=at,
+        version=1 + len(entries), created_at=at,
     )
-    rounds = apply_fold(match, folded, at)
+    columns, rounds = new_match_row(record, folded, at)
+    match = MatchRow(**columns)
     session.add(match)
     await session.flush()  # the unit of work does not order rows of unrelated models
     session.add(AuditRow(match_id=match_id, at=at, action="create", token_kind=ORGANISER))

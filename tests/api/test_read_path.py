@@ -8,10 +8,10 @@ from typing import Any
 
 import msgspec
 import pytest
+from api.db.loop_sqlite import LoopSQLite
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from api.db.point_reads import PointReader
 from api.matches import schemas as s
 
 Client = AsyncTestClient[Litestar]
@@ -36,7 +36,6 @@ async def test_a_busy_database_sends_the_read_through_the_engine(
     client: Client, new_table: Any, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     table = await new_table()
-    reader: PointReader = client.app.state.point_reader
     refused: list[str] = []
 
     def busy(*_args: Any) -> Any:
@@ -45,7 +44,7 @@ async def test_a_busy_database_sends_the_read_through_the_engine(
         error.sqlite_errorcode = sqlite3.SQLITE_BUSY
         raise error
 
-    monkeypatch.setattr(reader, "_fetch_on_loop", busy)
+    monkeypatch.setattr(LoopSQLite, "read_one", busy)
     response = await client.get(table.url)
     assert response.status_code == 200
     assert response.json()["id"] == table.id

@@ -1,0 +1,105 @@
+"""The database as the handlers use it: sessions, and the fast ways in for the hot paths.
+
+* :meth:`Database.write` is one write transaction as :class:`api.db.statements.Statements`:
+  committed when the block ends, rolled back when it raises. On a SQLite file it runs on the
+  event loop (:mod:`api.db.loop_sqlite`) unless another process holds the write lock, in which
+  case it goes through the engine like PostgreSQL does.
+* :meth:`Database.read_one` is a read of one row in one statement.
+* :attr:`Database.sessions` opens ORM sessions for everything else.
+
+On SQLite, writers of this process queue on :attr:`Database.writer_lock` first, whichever way
+they then go: SQLite's own busy handler waits by sleeping with a growing backoff, which turns a
+queue of writers into idle time; the lock hands over at once. Other processes still meet the
+database lock (and, through the engine, its busy timeout).
+
+The loop's writer never checkpoints the WAL itself (a checkpoint syncs to disk); every
+``CHECKPOINT_EVERY`` of its commits a passive checkpoint runs on the engine's thread instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from typing import Any
+
+from sqlalchemy import Executable, text
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+
+from api.db.engine import ONE_STATEMENT, WRITE
+from api.db.loop_sqlite import LoopSQLite, is_busy
+from api.db.statements import EngineStatements, Params, Row, Statements
+
+logger = logging.getLogger(__name__)
+CHECKPOINT_EVERY = 200
+_CHECKPOINT = text("PRAGMA wal_checkpoint(PASSIVE)")
+
+
+class Database:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+        self.writer_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        self._loop = LoopSQLite.for_engine(engine)
+        self._one_statement = engine.execution_options(**{ONE_STATEMENT: True})
+        self._writes = engine.execution_options(**{WRITE: True})
+        self._loop_commits = 0
+        self._checkpoint: asyncio.Task[None] | None = None
+
+    def queue_for_writing(self) -> AbstractAsyncContextManager[Any]:
+        """Wait for this process's earlier writers (SQLite), or go at once (PostgreSQL)."""
+        return self.writer_lock if self.writer_lock is not None else nullcontext()
+
+    async def read_one(self, statement: Executable, params: Params) -> Row | None:
+        """The statement's only row, or None: one statement, one consistent snapshot."""
+        if self._loop is not None:
+            try:
+                return self._loop.read_one(statement, params)
+            except sqlite3.OperationalError as error:
+                if not is_busy(error):
+                    raise
+        async with self._one_statement.connect() as connection:
+            return await EngineStatements(connection).one(statement, params)
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[Statements]:
+        """One write transaction, committed at the end of the block."""
+        async with self.queue_for_writing():
+            statements = self._loop.begin_write() if self._loop is not None else None
+            if statements is None:
+                async with self._writes.begin() as connection:
+                    yield EngineStatements(connection)
+                return
+            assert self._loop is not None
+            try:
+                yield statements
+                self._loop.commit()
+            except BaseException:
+                self._loop.rollback()
+                raise
+            self._after_loop_commit()
+
+    def _after_loop_commit(self) -> None:
+        self._loop_commits += 1
+        if self._loop_commits >= CHECKPOINT_EVERY and self._checkpoint is None:
+            self._loop_commits = 0
+            self._checkpoint = asyncio.get_running_loop().create_task(self._run_checkpoint())
+
+    async def _run_checkpoint(self) -> None:
+        try:
+            async with self._one_statement.connect() as connection:
+                await connection.execute(_CHECKPOINT)
+        except Exception:  # the next one may succeed; SQLite checkpoints on close as well
+            logger.exception("A WAL checkpoint failed")
+        finally:
+            self._checkpoint = None
+
+    async def close(self) -> None:
+        if self._checkpoint is not None:
+            await self._checkpoint
+        if self._loop is not None:
+            self._loop.close()
+        await self.engine.dispose()
+
