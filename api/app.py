@@ -30,6 +30,7 @@ from api.games.controllers import GameController
 from api.live import create_broker
 from api.matches import schemas
 from api.matches.controllers import MatchController
+from api.matches.folds import RecentFolds
 from api.problems import (
     PROBLEM_MEDIA_TYPE,
     BadRequest,
@@ -153,7 +154,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
     app = Litestar(
         route_handlers=route_handlers,
         dependencies={"session": Provide(provide_session)},
-        state=State({"database": database, "broker": broker, "settings": settings}),
+        state=State({"database": database, "folds": RecentFolds(), "broker": broker,
+                     "settings": settings}),
         lifespan=[lifespan],
         exception_handlers={HTTPException: http_exception_handler,
                             RecursionError: too_deep_handler,

@@ -1,7 +1,8 @@
 """Folding a match: a pure function of (game, players, options, round entries).
 
 A correction of round k is a new list of entries folded again; the fold is cheap enough to run
-after every write.
+after every write. A fold can also be carried on with more rounds (:func:`fold_more`), which is
+the same as folding every entry again, for the cost of the new rounds only.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ class FoldedMatch:
     setup: Setup[Any]
     rounds: tuple[PlayedRound, ...]
     verdict: Verdict
+    read: tuple[Any, ...]
+    """Each round's entry as the game read it (what reading a later round may look back at)."""
 
     @property
     def finished(self) -> bool:
@@ -100,22 +103,34 @@ def fold_match(game: AnyGame, setup: Setup[Any], entries: Sequence[JSON]) -> Fol
     """Validate and score every entry in order, then judge the match.
 
     Raises ``InvalidEntry`` for the first invalid round (its errors carry the round's own paths;
-    ``round_index`` tells which) and ``MatchFinished`` for a round after the match was decided.
+    ``round_number`` tells which) and ``MatchFinished`` for a round after the match was decided.
     """
-    rounds: list[PlayedRound] = []
-    parsed: list[Any] = []
-    results: list[Any] = []
-    totals = game.first_totals(setup)
-    for index, raw in enumerate(entries):
+    return _fold_on(game, setup, (), (), game.first_totals(setup), entries)
+
+
+def fold_more(game: AnyGame, folded: FoldedMatch, entries: Sequence[JSON]) -> FoldedMatch:
+    """``folded`` carried on with ``entries`` as its next rounds: the same as folding all its
+    entries and then ``entries`` with :func:`fold_match`, raising the same way."""
+    totals = folded.rounds[-1].totals if folded.rounds else game.first_totals(folded.setup)
+    return _fold_on(game, folded.setup, folded.rounds, folded.read, totals, entries)
+
+
+def _fold_on(game: AnyGame, setup: Setup[Any], played: tuple[PlayedRound, ...],
+             read: tuple[Any, ...], totals: Any, entries: Sequence[JSON]) -> FoldedMatch:
+    rounds = list(played)
+    parsed = list(read)
+    results = [round_.result for round_ in played]
+    for raw in entries:
         if results and game.is_over(totals, results, setup):
             raise MatchFinished(len(results))
+        number = len(rounds) + 1
         try:
             entry = game.read_entry(raw, setup, parsed)
             result = game.score_round(entry, setup)
             totals = game.add_round(totals, result, setup)
         except InvalidEntry as invalid:
-            raise InvalidEntry(invalid.errors, round_number=index + 1) from None
+            raise InvalidEntry(invalid.errors, round_number=number) from None
         parsed.append(entry)
         results.append(result)
-        rounds.append(PlayedRound(index + 1, raw, result, totals))
-    return FoldedMatch(setup, tuple(rounds), game.judge(totals, results, setup))
+        rounds.append(PlayedRound(number, raw, result, totals))
+    return FoldedMatch(setup, tuple(rounds), game.judge(totals, results, setup), tuple(parsed))

@@ -63,9 +63,12 @@ class _Compiled:
             values.append(value if process is None else process(value))
         return values
 
-    def row(self, raw: tuple[Any, ...]) -> Row:
-        return tuple(value if process is None else process(value)
-                     for value, process in zip(raw, self.columns, strict=True))
+    def rows(self, raws: list[Any]) -> list[Row]:
+        if not any(self.columns):
+            return raws
+        columns = self.columns
+        return [tuple([value if process is None else process(value)
+                       for value, process in zip(raw, columns, strict=True)]) for raw in raws]
 
 
 def _compile(statement: Executable, dialect: Dialect, keys: tuple[str, ...]) -> _Compiled:
@@ -106,7 +109,7 @@ class LoopStatements:
     def one_now(self, statement: Executable, params: Params) -> Row | None:
         compiled = self.compiled(statement, params)
         raw = self._connection.execute(compiled.sql, compiled.parameters(params)).fetchone()
-        return None if raw is None else compiled.row(raw)
+        return None if raw is None else compiled.rows([raw])[0]
 
     async def one(self, statement: Executable, params: Params) -> Row | None:
         return self.one_now(statement, params)
@@ -114,7 +117,7 @@ class LoopStatements:
     async def all(self, statement: Executable, params: Params) -> Sequence[Row]:
         compiled = self.compiled(statement, params)
         cursor = self._connection.execute(compiled.sql, compiled.parameters(params))
-        return [compiled.row(raw) for raw in cursor.fetchall()]
+        return compiled.rows(cursor.fetchall())
 
     async def run(self, statement: Executable, params: Params | Sequence[Params]) -> None:
         sets: Sequence[Params] = [params] if isinstance(params, Mapping) else params

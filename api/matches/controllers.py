@@ -94,8 +94,8 @@ class MatchController(Controller):
         idempotency = None if idempotency_key is None else (
             idempotency_key, service.fingerprint("POST", request.url.path, data))
         written = await service.record_round(
-            state.database, broker(request), match_id, authorization(request), data, idempotency,
-            x_device_id)
+            state.database, state.folds, broker(request), match_id, authorization(request), data,
+            idempotency, x_device_id)
         if isinstance(written, service.Replay):
             return Response(written.body, status_code=written.status)
         return Response(written, status_code=201)
@@ -109,8 +109,8 @@ class MatchController(Controller):
     ) -> s.RoundWritten:
         """Correct a round; every later round and the standings are folded again."""
         return await service.correct_round(
-            state.database, broker(request), match_id, number, authorization(request), if_match,
-            data, x_device_id)
+            state.database, state.folds, broker(request), match_id, number,
+            authorization(request), if_match, data, x_device_id)
 
     @delete("/{match_id:str}/rounds/{number:int}", operation_id="undoRound", raises=WRITE,
             responses=documented(*WRITE), security=[{"bearer": []}])
@@ -121,8 +121,8 @@ class MatchController(Controller):
     ) -> None:
         """Undo the last round (only the last one)."""
         await service.undo_round(
-            state.database, broker(request), match_id, number, authorization(request), if_match,
-            x_device_id)
+            state.database, state.folds, broker(request), match_id, number,
+            authorization(request), if_match, x_device_id)
 
     @post("/{match_id:str}/guide", operation_id="guideRound", status_code=200, opt={"reads": True},
           raises=[*READ, Unprocessable], responses=documented(*READ, ContentTooLarge),

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from typing import Any
 
@@ -39,6 +39,7 @@ from api.db.models import AuditRow, IdempotencyRow, MatchRow, RoundRow
 from api.db.statements import EngineStatements, Row, Statements
 from api.live import Broker, Change
 from api.matches import schemas as s
+from api.matches.folds import RecentFolds
 from api.problems import (
     Conflict,
     FieldProblem,
@@ -184,10 +185,10 @@ def _reason(raw: Any) -> s.Reason | None:
     return None if raw is None else msgspec.convert(raw, s.Reason)
 
 
-def match_columns(record: MatchRecord, folded: FoldedMatch,
+def match_columns(record: MatchRecord, version: int, folded: FoldedMatch,
                   at: datetime) -> tuple[dict[str, Any], list[dict[str, JSON]]]:
-    """What the fold decides for the match row (its verdict and the new snapshot, which carries
-    ``record.version``), and every round's JSON. Every writer of a match row stores these."""
+    """What a write at ``version`` stores in the match row (the version, the fold's verdict and
+    the new snapshot), and every round's JSON. Every writer of a match row stores these."""
     verdict = folded.verdict
     rounds = [played.as_json() for played in folded.rounds]
     status = "finished" if verdict.finished else "in_progress"
@@ -199,10 +200,10 @@ def match_columns(record: MatchRecord, folded: FoldedMatch,
         options=record.options, private=record.private, status=status,  # type: ignore[arg-type]
         winners=list(verdict.winners), reason=_reason(reason), next_dealer=folded.next_dealer,
         rounds=[s.Round(**played) for played in rounds],  # type: ignore[arg-type]
-        standings=standings, version=record.version,
+        standings=standings, version=version,
         created_at=utc(record.created_at), updated_at=at,
     )
-    columns = {"version": record.version, "status": status, "winners": snapshot.winners,
+    columns = {"version": version, "status": status, "winners": snapshot.winners,
                "reason": reason, "standings": standings, "next_dealer": folded.next_dealer,
                "updated_at": at, "snapshot": snapshot}
     return columns, rounds
@@ -211,7 +212,7 @@ def match_columns(record: MatchRecord, folded: FoldedMatch,
 def new_match_row(record: MatchRecord, folded: FoldedMatch,
                   at: datetime) -> tuple[dict[str, Any], list[dict[str, JSON]]]:
     """Every column of a new match's row, and every round's JSON."""
-    columns, rounds = match_columns(record, folded, at)
+    columns, rounds = match_columns(record, record.version, folded, at)
     return {**asdict(record), **columns}, rounds
 
 
@@ -292,10 +293,11 @@ def _require_read(record: MatchRecord, authorization: str | None) -> None:
                       record.view_token_hash)
 
 
-def _fold(stored: Stored, entries: Sequence[JSON], changed: int) -> FoldedMatch:
+def _fold(folds: RecentFolds, stored: Stored, entries: Sequence[JSON],
+          changed: int) -> FoldedMatch:
     """Fold ``entries``; problems with round ``changed`` are 422, with a later round 409."""
     try:
-        return fold_match(stored.game, stored.setup(), entries)
+        return folds.fold(stored.record.id, stored.game, stored.setup(), entries)
     except InvalidEntry as invalid:
         number = invalid.round_number or changed
         if number == changed:
@@ -325,18 +327,19 @@ class Written:
 
 
 async def _store_fold(
-    statements: Statements, stored: Stored, writer: MatchWriter, entries: Sequence[JSON],
-    number: int, action: str, device_id: str | None, old_entry: JSON = None,
-    new_entry: JSON = None,
+    statements: Statements, folds: RecentFolds, stored: Stored, writer: MatchWriter,
+    entries: Sequence[JSON], number: int, action: str, device_id: str | None,
+    old_entry: JSON = None, new_entry: JSON = None,
 ) -> Written:
     """Fold ``entries`` (the match's new rounds, where round ``number`` changed) and store what
     the write changes: the match row with its new version and snapshot, the rounds from
     ``number`` on (updated, inserted, or the last one deleted), the tournament table's result
     and the audit record. The caller commits."""
-    folded = _fold(stored, entries, number)
+    folded = _fold(folds, stored, entries, number)
     at = now()
-    record = replace(stored.record, version=stored.record.version + 1)
-    columns, rounds = match_columns(record, folded, at)
+    record = stored.record
+    version = record.version + 1
+    columns, rounds = match_columns(record, version, folded, at)
     await statements.run(UPDATE_MATCH, {"match_id": record.id, **columns})
     stored_count = len(stored.entries)
     if len(rounds) < stored_count:
@@ -353,7 +356,7 @@ async def _store_fold(
     await _audit(statements, record.id, at, action, writer.token_kind, number, old_entry,
                  new_entry)
     answer = _round_written(columns, rounds[number - 1]) if number <= len(rounds) else None
-    return Written(record.version, answer)
+    return Written(version, answer)
 
 
 async def _publish(broker: Broker, writer: MatchWriter, match_id: str, written: Written,
@@ -386,8 +389,9 @@ def _replay(earlier: Row | None, print_: str) -> Replay | None:
 
 
 async def record_round(
-    database: Database, broker: Broker, match_id: str, authorization: str | None,
-    body: dict[str, Any], idempotency: tuple[str, str] | None, device_id: str | None = None,
+    database: Database, folds: RecentFolds, broker: Broker, match_id: str,
+    authorization: str | None, body: dict[str, Any], idempotency: tuple[str, str] | None,
+    device_id: str | None = None,
 ) -> s.RoundWritten | Replay:
     """Append a round. ``idempotency`` is (key, request fingerprint) when the client sent a key."""
     entry = unwrap_entry(body)
@@ -401,8 +405,9 @@ async def record_round(
                 if earlier is not None:
                     return earlier
             number = len(stored.entries) + 1
-            written = await _store_fold(statements, stored, writer, [*stored.entries, entry],
-                                        number, "round_added", device_id, new_entry=entry)
+            written = await _store_fold(statements, folds, stored, writer,
+                                        [*stored.entries, entry], number, "round_added",
+                                        device_id, new_entry=entry)
             if idempotency is not None:
                 await statements.run(INSERT_IDEMPOTENT_ANSWER, {
                     **(answer_key or {}), "fingerprint": idempotency[1], "status": 201,
@@ -428,7 +433,7 @@ def _existing(stored: Stored, number: int) -> JSON:
 
 
 async def correct_round(
-    database: Database, broker: Broker, match_id: str, number: int,
+    database: Database, folds: RecentFolds, broker: Broker, match_id: str, number: int,
     authorization: str | None, if_match: str | None, body: dict[str, Any],
     device_id: str | None = None,
 ) -> s.RoundWritten:
@@ -439,7 +444,7 @@ async def correct_round(
         _check_version(stored.record, if_match)
         entries = list(stored.entries)
         entries[number - 1] = entry
-        written = await _store_fold(statements, stored, writer, entries, number,
+        written = await _store_fold(statements, folds, stored, writer, entries, number,
                                     "round_corrected", device_id, old_entry, entry)
     await _publish(broker, writer, match_id, written, "round_corrected", number)
     assert written.answer is not None
@@ -447,7 +452,7 @@ async def correct_round(
 
 
 async def undo_round(
-    database: Database, broker: Broker, match_id: str, number: int,
+    database: Database, folds: RecentFolds, broker: Broker, match_id: str, number: int,
     authorization: str | None, if_match: str | None, device_id: str | None = None,
 ) -> None:
     async with database.write() as statements:
@@ -457,8 +462,8 @@ async def undo_round(
             raise Conflict(f"Only the last round ({len(stored.entries)}) can be undone; "
                            f"correct round {number} instead.")
         _check_version(stored.record, if_match)
-        written = await _store_fold(statements, stored, writer, stored.entries[:-1], number,
-                                    "round_undone", device_id, old_entry=last)
+        written = await _store_fold(statements, folds, stored, writer, stored.entries[:-1],
+                                    number, "round_undone", device_id, old_entry=last)
     await _publish(broker, writer, match_id, written, "round_undone", number)
 
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import msgspec
 import pytest
-from api.db.loop_sqlite import LoopSQLite
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
+from api.db.loop_sqlite import LoopSQLite
 from api.matches import schemas as s
 
 Client = AsyncTestClient[Litestar]

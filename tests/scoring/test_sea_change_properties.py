@@ -17,7 +17,7 @@ from scoring.errors import MatchFinished
 from scoring.game import Setup
 from scoring.games._sea_change_deck import DECK_RULES, EIGHTS, SUITS, ZERO_OF, deck_of
 from scoring.games.sea_change import GAME, pile_points
-from scoring.match import FoldedMatch, fold_match, set_up
+from scoring.match import FoldedMatch, fold_match, fold_more, set_up
 
 NAMES = ("Ann", "Daniel", "Eric", "Warren", "Maya", "Lena", "Tom", "Ida")
 SETTINGS = settings(deadline=None, max_examples=60)
@@ -236,3 +236,13 @@ def test_a_finished_match_has_at_least_one_winner(
         assert all(s.rank == 1 for s in verdict.standings if s.side in verdict.winners)
     else:
         assert all(s.totals["vp"] < setup.options.target_vp for s in verdict.standings)
+
+
+@SETTINGS
+@given(matches(), st.data())
+def test_carrying_a_fold_on_with_the_later_rounds_equals_folding_all_at_once(
+        match: tuple[Table, list[dict[str, Any]]], data: st.DataObject) -> None:
+    (setup, _), entries = match
+    split = data.draw(st.integers(0, len(entries)))
+    carried = fold_more(GAME, fold_match(GAME, setup, entries[:split]), entries[split:])
+    assert carried == fold_match(GAME, setup, entries)

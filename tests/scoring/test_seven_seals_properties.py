@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from scoring.errors import InvalidEntry
 from scoring.game import Setup
 from scoring.games.seven_seals import GAME, SealsOptions
-from scoring.match import fold_match
+from scoring.match import fold_match, fold_more
 
 COLOURS = ("red", "yellow", "green", "blue", "violet")
 SUPPLY = {"red": 5, "yellow": 3, "green": 3, "blue": 3, "violet": 3, "white": 4}
@@ -270,3 +270,13 @@ def test_anything_sent_is_either_a_valid_round_or_refused_with_named_fields_neve
     assert all(isinstance(problem["path"], str) for problem in board["errors"])
     with contextlib.suppress(InvalidEntry):
         GAME.read_entry(raw, setup, [])
+
+
+@SETTINGS
+@given(matches(), st.data())
+def test_carrying_a_fold_on_with_the_later_rounds_equals_folding_all_at_once(
+        match: tuple[Setup[SealsOptions], list[dict[str, Any]]], data: st.DataObject) -> None:
+    setup, entries = match
+    split = data.draw(st.integers(0, len(entries)))
+    carried = fold_more(GAME, fold_match(GAME, setup, entries[:split]), entries[split:])
+    assert carried == fold_match(GAME, setup, entries)

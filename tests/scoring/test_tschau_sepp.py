@@ -10,7 +10,7 @@ import pytest
 from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
 from scoring.game import Setup
 from scoring.games.tschau_sepp import GAME, Entry, RoundResult, Totals
-from scoring.match import fold_match, set_up
+from scoring.match import fold_match, fold_more, set_up
 from scoring.reading import JSON
 from scoring.registry import game_by_id
 
@@ -440,6 +440,22 @@ def test_an_invalid_round_in_a_fold_names_its_round_number() -> None:
     with pytest.raises(InvalidEntry) as refused:
         fold_match(GAME, setup, [{"winner": 0, "penalty": [0, 3, 4]}, {"winner": 0}])
     assert refused.value.round_number == 2
+
+
+def test_a_fold_carried_on_numbers_an_invalid_round_as_the_whole_match_does() -> None:
+    setup = match()
+    played = fold_match(GAME, setup, [{"winner": 0, "penalty": [0, 3, 4]}] * 2)
+    with pytest.raises(InvalidEntry) as refused:
+        fold_more(GAME, played, [{"winner": 1, "penalty": [2, 0, 4]}, {"winner": 0}])
+    assert refused.value.round_number == 4
+
+
+def test_a_fold_carried_on_past_the_deciding_game_is_refused_as_the_whole_match_is() -> None:
+    setup = match({"games": 2})
+    decided = fold_match(GAME, setup, [{"winner": 0, "penalty": [0, 3, 4]}] * 2)
+    with pytest.raises(MatchFinished) as refused:
+        fold_more(GAME, decided, [{"winner": 1, "penalty": [2, 0, 4]}])
+    assert refused.value.rounds_played == 2
 
 
 # --- Totals, match end and verdict ------------------------------------------------------------

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from scoring.game import Setup
 from scoring.games.tschau_sepp import GAME
-from scoring.match import FoldedMatch, fold_match, set_up
+from scoring.match import FoldedMatch, fold_match, fold_more, set_up
 from scoring.reading import JSON
 
 DESCRIPTION: Any = GAME.describe()
@@ -229,3 +229,13 @@ def test_the_guide_of_an_entered_game_matches_its_result(
     assert shown["errors"] == shown["missing"] == []
     assert shown["totals"] == folded.rounds[-1].totals.as_json()
     assert shown["would_finish"] is folded.finished
+
+
+@PROPERTY
+@given(matches(), st.data())
+def test_carrying_a_fold_on_with_the_later_rounds_equals_folding_all_at_once(
+        match: tuple[Setup[Any], list[JSON]], data: st.DataObject) -> None:
+    setup, entries = match
+    split = data.draw(st.integers(0, len(entries)))
+    carried = fold_more(GAME, fold_match(GAME, setup, entries[:split]), entries[split:])
+    assert carried == fold_match(GAME, setup, entries)
