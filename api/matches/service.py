@@ -297,7 +297,8 @@ def _fold(folds: RecentFolds, stored: Stored, entries: Sequence[JSON],
           changed: int) -> FoldedMatch:
     """Fold ``entries``; problems with round ``changed`` are 422, with a later round 409."""
     try:
-        return folds.fold(stored.record.id, stored.game, stored.setup(), entries)
+        record = stored.record
+        return folds.fold(record.id, stored.game, record.players, record.options, entries)
     except InvalidEntry as invalid:
         number = invalid.round_number or changed
         if number == changed:
