@@ -13,7 +13,11 @@ queue of writers into idle time; the lock hands over at once. Other processes st
 database lock (and, through the engine, its busy timeout).
 
 The loop's writer never checkpoints the WAL itself (a checkpoint syncs to disk); every
-``CHECKPOINT_EVERY`` of its commits a passive checkpoint runs on the engine's thread instead.
+``CHECKPOINT_EVERY`` of its commits a checkpoint runs on the engine's thread instead, in its turn
+among this process's writers. That turn matters: a checkpoint running beside writes never copies
+the last frames, so the WAL is never found complete and restarted, and grows without end (seen:
+150 MB in ten seconds of recording rounds). Between writes it copies every frame, and the next
+write starts the WAL afresh.
 """
 
 from __future__ import annotations
@@ -89,7 +93,7 @@ class Database:
 
     async def _run_checkpoint(self) -> None:
         try:
-            async with self._one_statement.connect() as connection:
+            async with self.queue_for_writing(), self._one_statement.connect() as connection:
                 await connection.execute(_CHECKPOINT)
         except Exception:  # the next one may succeed; SQLite checkpoints on close as well
             logger.exception("A WAL checkpoint failed")

@@ -130,6 +130,23 @@ async def test_the_writer_on_the_loop_leaves_checkpoints_to_a_thread(
     assert path.read_bytes() != before
 
 
+@ON_SQLITE
+async def test_checkpoints_between_writes_keep_the_wal_from_growing(
+    client: Client, new_table: Any, settings: Settings, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    wal = Path(f"{sqlite_file(settings)}-wal")
+    monkeypatch.setattr(database_module, "CHECKPOINT_EVERY", 5)
+    sizes = []
+    for _ in range(3):
+        table = await new_table({"games": 20})
+        for number in range(20):
+            winner = number % 3
+            entry = {"winner": winner, "penalty": [0 if s == winner else 4 for s in range(3)]}
+            assert (await table.record(entry)).status_code == 201
+            sizes.append(wal.stat().st_size)
+    assert sizes[-1] < 2 * sizes[9]
+
+
 async def test_a_write_that_fails_half_way_leaves_nothing_behind(
     client: Client, new_table: Any, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
