@@ -34,11 +34,13 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ClauseElement
 
 from api.db.statements import Params, Row
 
 _Processor = Callable[[Any], Any] | None
 _BEGIN_IMMEDIATE, _COMMIT, _ROLLBACK = text("BEGIN IMMEDIATE"), text("COMMIT"), text("ROLLBACK")
+_REQUIRED = object()  # a named parameter the statement cannot run without
 
 
 def is_busy(error: sqlite3.OperationalError) -> bool:
@@ -60,6 +62,8 @@ class _Compiled:
         values = []
         for name, default, process in self.binds:
             value = params.get(name, default)
+            if value is _REQUIRED:
+                raise KeyError(f"no value for the parameter {name!r} of: {self.sql}")
             values.append(value if process is None else process(value))
         return values
 
@@ -72,12 +76,13 @@ class _Compiled:
 
 
 def _compile(statement: Executable, dialect: Dialect, keys: tuple[str, ...]) -> _Compiled:
-    compiled = statement.compile(dialect=dialect, column_keys=list(keys) or None)  # type: ignore[attr-defined]
+    assert isinstance(statement, ClauseElement)
+    compiled = statement.compile(dialect=dialect, column_keys=list(keys) or None)
     assert isinstance(compiled, SQLCompiler)
     binds = []
     for name in compiled.positiontup or ():
         bind = compiled.binds[name]
-        binds.append((name, bind.effective_value,
+        binds.append((name, _REQUIRED if bind.required else bind.effective_value,
                       bind.type.dialect_impl(dialect).bind_processor(dialect)))
     columns = tuple(
         column.type.dialect_impl(dialect).result_processor(dialect, None)
