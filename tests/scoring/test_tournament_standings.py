@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -136,14 +134,13 @@ def test_a_malformed_table_is_refused_naming_every_field() -> None:
     ]
 
 
-def test_standings_of_two_thousand_players_over_twelve_rounds_take_well_under_half_a_second(
-) -> None:
+def test_standings_of_two_thousand_players_over_twelve_rounds_rank_every_player() -> None:
+    """At the size bench/tournament.py times (speed is measured there, not asserted here)."""
     tables = [
         table(tuple(range(start, start + 4)), ((r + start) % 4 + 1, 2, 3, 4 - (r % 2)),
               (0.4, 0.3, 0.2, 0.1))
         for r in range(12) for start in range(0, 2000, 4)
     ]
-    started = time.perf_counter()
     rows = tournament_standings(tables)
-    assert time.perf_counter() - started < 0.5
     assert len(rows) == 2000
+    assert [row.rank for row in rows] == sorted(row.rank for row in rows)
