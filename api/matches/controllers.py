@@ -91,7 +91,7 @@ class MatchController(Controller):
         x_device_id: DeviceId = None,
     ) -> Response[s.RoundWritten]:
         """Record the next round: the game's round entry (or ``{"entry": ...}``)."""
-        idempotency = None if idempotency_key is None else (
+        idempotency = None if idempotency_key is None else service.Idempotency(
             idempotency_key, service.fingerprint("POST", request.url.path, data))
         written = await service.record_round(
             state.database, state.folds, broker(request), match_id, authorization(request), data,

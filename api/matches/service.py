@@ -375,12 +375,23 @@ class Replay:
     body: Any
 
 
-def _replay(earlier: Row | None, print_: str) -> Replay | None:
+@dataclass(frozen=True, slots=True)
+class Idempotency:
+    """A client's ``Idempotency-Key`` and the fingerprint of the request it came with."""
+
+    key: str
+    fingerprint: str
+
+    def stored_as(self, match_id: str) -> dict[str, str]:
+        return {"match_id": match_id, "key": self.key}
+
+
+def _replay(earlier: Row | None, idempotency: Idempotency) -> Replay | None:
     """The stored answer for a repeated key; 422 if the key came with another request."""
     if earlier is None:
         return None
     stored_print, status, body = earlier
-    if not secrets.compare_digest(stored_print, print_):
+    if not secrets.compare_digest(stored_print, idempotency.fingerprint):
         raise Unprocessable(
             "This Idempotency-Key was already used with a different request.",
             errors=[FieldProblem("", "idempotency_key_reused",
@@ -391,18 +402,17 @@ def _replay(earlier: Row | None, print_: str) -> Replay | None:
 
 async def record_round(
     database: Database, folds: RecentFolds, broker: Broker, match_id: str,
-    authorization: str | None, body: dict[str, Any], idempotency: tuple[str, str] | None,
+    authorization: str | None, body: dict[str, Any], idempotency: Idempotency | None,
     device_id: str | None = None,
 ) -> s.RoundWritten | Replay:
-    """Append a round. ``idempotency`` is (key, request fingerprint) when the client sent a key."""
+    """Append a round; with ``idempotency`` when the client sent a key."""
     entry = unwrap_entry(body)
-    answer_key = None if idempotency is None else {"match_id": match_id, "key": idempotency[0]}
     try:
         async with database.write() as statements:
             stored, writer = await _load_for_writing(statements, match_id, authorization)
             if idempotency is not None:
-                earlier = _replay(await statements.one(IDEMPOTENT_ANSWER, answer_key or {}),
-                                  idempotency[1])
+                earlier = _replay(await statements.one(
+                    IDEMPOTENT_ANSWER, idempotency.stored_as(match_id)), idempotency)
                 if earlier is not None:
                     return earlier
             number = len(stored.entries) + 1
@@ -411,13 +421,13 @@ async def record_round(
                                         device_id, new_entry=entry)
             if idempotency is not None:
                 await statements.run(INSERT_IDEMPOTENT_ANSWER, {
-                    **(answer_key or {}), "fingerprint": idempotency[1], "status": 201,
-                    "body": written.answer})
+                    **idempotency.stored_as(match_id), "fingerprint": idempotency.fingerprint,
+                    "status": 201, "body": written.answer})
     except IntegrityError:
         # Only reachable if the row lock was bypassed; the winner's answer is the answer.
         if idempotency is not None:
-            replay = _replay(await database.read_one(IDEMPOTENT_ANSWER, answer_key or {}),
-                             idempotency[1])
+            replay = _replay(await database.read_one(
+                IDEMPOTENT_ANSWER, idempotency.stored_as(match_id)), idempotency)
             if replay is not None:
                 return replay
         raise Conflict("Another round was recorded at the same moment; read the match.") from None
