@@ -96,7 +96,6 @@ from scoring.tournament.mix import EXACT_PLAYERS
 TOURNAMENT_ID_BYTES = 9  # 12 url-safe characters
 
 
-
 # --- settings -------------------------------------------------------------------------------
 
 
