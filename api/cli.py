@@ -1,17 +1,24 @@
 """The ``tafelrunde`` command: ``serve``, ``db upgrade|downgrade|check``, ``seating``,
 ``backup FILE``, ``restore FILE``.
 
-Alembic is configured here, in code: the scripts live in the repository's ``migrations/`` folder
-and no ``alembic.ini`` is needed. ``serve`` brings the database up to date before it listens.
+Every command checks the settings first (:mod:`api.settings`): bad ones are named one per line
+on stderr and the command exits with status 2 before anything touches the database.
+
+Alembic is configured here, in code: the scripts live in ``migrations/`` (inside the installed
+package, see :func:`api.settings.shipped`) and no ``alembic.ini`` is needed. ``serve`` takes its
+port first (``--port 0``: any free one), then brings the database up to date, then prints the
+address it really listens on.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import socket
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import fields
 from pathlib import Path
 from typing import cast
 
@@ -19,14 +26,14 @@ from alembic import command
 from alembic.config import Config
 from alembic.util.exc import CommandError
 
-from api.settings import REPO_ROOT, Settings
+from api.settings import PREFIX, Settings, SettingsError, shipped
 from scoring.errors import InvalidInput
 from scoring.tournament import MODES, plan_for_cli
 
 
 def alembic_config(database_url: str) -> Config:
     config = Config()
-    config.set_main_option("script_location", str(REPO_ROOT / "migrations"))
+    config.set_main_option("script_location", str(shipped("migrations")))
     config.attributes["database_url"] = database_url
     return config
 
@@ -48,17 +55,46 @@ def check(database_url: str) -> str | None:
     return None
 
 
-def serve(settings: Settings) -> None:
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port`` (port 0: one the system picks)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(2048)
+    except BaseException:
+        listener.close()
+        raise
+    return listener
+
+
+def address(listener: socket.socket) -> str:
+    host, port = listener.getsockname()[:2]
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def serve(settings: Settings) -> int:
     import uvicorn
 
     from api.app import create_app
 
-    upgrade(settings.database_url)
-    app = create_app(settings)
-    print(f"Tafelrunde is running at http://{settings.host}:{settings.port}/", flush=True)
-    # Open event streams never end by themselves; give them a moment, then stop anyway.
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
-                access_log=False, timeout_graceful_shutdown=3)
+    try:
+        listener = listen(settings.host, settings.port)
+    except OSError as error:  # taken, not allowed, or no such address
+        print(f"cannot listen on {settings.host} port {settings.port}: "
+              f"{error.strerror or error}", file=sys.stderr)
+        return 1
+    with listener:
+        upgrade(settings.database_url)
+        app = create_app(settings)
+        print(f"Tafelrunde is running at {address(listener)}", flush=True)
+        # Open event streams never end by themselves; give them a moment, then stop anyway.
+        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
+                                               timeout_graceful_shutdown=3))
+        with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises the Ctrl-C it handled
+            server.run(sockets=[listener])
+    return 0 if server.started else 1
 
 
 def parser() -> argparse.ArgumentParser:
@@ -67,8 +103,11 @@ def parser() -> argparse.ArgumentParser:
         description="Score-keeping and tournaments for card games played at a real table.")
     commands = root.add_subparsers(dest="command", required=True)
     run = commands.add_parser("serve", help="start the API and the app")
-    run.add_argument("--host", help="address to listen on (TAFELRUNDE_HOST, 127.0.0.1)")
-    run.add_argument("--port", type=int, help="port to listen on (TAFELRUNDE_PORT, 8000)")
+    for item in fields(Settings):
+        if item.metadata["option"]:
+            run.add_argument(item.metadata["option"], dest=item.name, metavar=item.name.upper(),
+                             help=f"{item.metadata['meaning']} ({PREFIX}{item.name.upper()}, "
+                                  f"default {item.default})")
     db = commands.add_parser("db", help="database migrations").add_subparsers(
         dest="db_command", required=True)
     db.add_parser("upgrade", help="bring the database up to the newest schema")
@@ -127,14 +166,21 @@ def backup_or_restore(command_name: str, database_url: str, file: Path) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env(options={
+            item.name: getattr(args, item.name, None)
+            for item in fields(Settings) if item.metadata["option"]})
+    except SettingsError as bad:
+        for line in bad.lines:
+            print(f"tafelrunde: {line}", file=sys.stderr)
+        return 2
     if args.command == "seating":
         return seating(args)
     if args.command in ("backup", "restore"):
         return backup_or_restore(args.command, settings.database_url, Path(args.file))
     if args.command == "serve":
-        serve(replace(settings, host=args.host or settings.host, port=args.port or settings.port))
-    elif args.db_command == "upgrade":
+        return serve(settings)
+    if args.db_command == "upgrade":
         upgrade(settings.database_url)
     elif args.db_command == "downgrade":
         downgrade(settings.database_url, args.revision)

@@ -12,10 +12,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -119,28 +119,27 @@ async def client(settings: Settings) -> AsyncIterator[AsyncTestClient]:  # type:
         yield test_client
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
+RUNNING = re.compile(r"Tafelrunde is running at (http://127\.0\.0\.1:(\d+))/")
 
 
 @contextmanager
 def _serving(cwd: Path, database_url: str | None = None) -> Iterator[str]:
-    port = free_port()
+    """``--port 0``: the server takes a free port itself and says which (no race for a port
+    between tests running in parallel)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAFELRUNDE_")}
     if database_url is not None:
         env["TAFELRUNDE_DATABASE_URL"] = database_url
     process = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "api.cli", "serve", "--port", "0"],
         cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
-        assert line.strip() == f"Tafelrunde is running at http://127.0.0.1:{port}/", line
-        base = f"http://127.0.0.1:{port}"
+        running = RUNNING.fullmatch(line.strip())
+        assert running is not None, line
+        assert int(running[2]) != 0
+        base = running[1]
         for _ in range(200):
             try:
                 httpx.get(f"{base}/api/v1/health", timeout=1)

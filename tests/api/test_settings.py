@@ -1,0 +1,151 @@
+"""Settings are checked at start: every bad variable named on its own line, before anything
+touches the database; ``--port 0`` takes a free port and says which."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from api import cli
+from api.settings import REPO_ROOT, Settings, SettingsError, variables
+
+README = REPO_ROOT / "README.md"
+
+
+def refused(env: dict[str, str], **options: str) -> tuple[str, ...]:
+    with pytest.raises(SettingsError) as bad:
+        Settings.from_env(env, options)
+    return bad.value.lines
+
+
+def test_nothing_set_gives_the_defaults() -> None:
+    assert Settings.from_env({}) == Settings()
+
+
+def test_an_empty_variable_means_its_default() -> None:
+    assert Settings.from_env({"TAFELRUNDE_PORT": " ", "TAFELRUNDE_CORS_ORIGINS": ""}) == Settings()
+
+
+def test_every_variable_is_read_into_its_type(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("<!doctype html>")
+    settings = Settings.from_env({
+        "TAFELRUNDE_DATABASE_URL": "postgresql+asyncpg://club@db.example/tafelrunde",
+        "TAFELRUNDE_HOST": "0.0.0.0",
+        "TAFELRUNDE_PORT": "8080",
+        "TAFELRUNDE_LIVE_BACKEND": "postgres",
+        "TAFELRUNDE_CORS_ORIGINS": "https://club.example, http://localhost:5173",
+        "TAFELRUNDE_MAX_BODY_BYTES": "1048576",
+        "TAFELRUNDE_AUTH_FAILURES_PER_MINUTE": "0",
+        "TAFELRUNDE_PWA_DIR": str(tmp_path),
+    })
+    assert settings == Settings(
+        database_url="postgresql+asyncpg://club@db.example/tafelrunde", host="0.0.0.0",
+        port=8080, live_backend="postgres",
+        cors_origins=("https://club.example", "http://localhost:5173"),
+        max_body_bytes=1_048_576, auth_failures_per_minute=0, pwa_dir=tmp_path)
+
+
+def test_a_size_with_a_unit_is_refused_rather_than_guessed() -> None:
+    assert refused({"TAFELRUNDE_MAX_BODY_BYTES": "1MB"}) == (
+        "TAFELRUNDE_MAX_BODY_BYTES='1MB': expected a whole number of bytes, at least 1",)
+
+
+def test_every_bad_variable_gets_its_own_line_at_once(tmp_path: Path) -> None:
+    lines = refused({
+        "TAFELRUNDE_DATABASE_URL": "postgres://club@db.example/tafelrunde",
+        "TAFELRUNDE_PORT": "70000",
+        "TAFELRUNDE_LIVE_BACKEND": "redis",
+        "TAFELRUNDE_CORS_ORIGINS": "https://club.example/",
+        "TAFELRUNDE_AUTH_FAILURES_PER_MINUTE": "-1",
+        "TAFELRUNDE_PWA_DIR": str(tmp_path),
+    })
+    assert [line.split("=")[0] for line in lines] == [
+        "TAFELRUNDE_DATABASE_URL", "TAFELRUNDE_PORT", "TAFELRUNDE_LIVE_BACKEND",
+        "TAFELRUNDE_CORS_ORIGINS", "TAFELRUNDE_AUTH_FAILURES_PER_MINUTE", "TAFELRUNDE_PWA_DIR"]
+    assert "expected one of auto, memory, postgres" in lines[2]
+    assert "no path or trailing slash" in lines[3]
+    assert all("\n" not in line for line in lines)
+
+
+@pytest.mark.parametrize("url", ["sqlite:///club.db", "sqlite+aiosqlite://", "not a url",
+                                 "mysql+aiomysql://club@db/tafelrunde"])
+def test_only_the_two_supported_databases_are_taken(url: str) -> None:
+    (line,) = refused({"TAFELRUNDE_DATABASE_URL": url})
+    assert "expected sqlite+aiosqlite:///FILE or postgresql+asyncpg://" in line
+
+
+def test_a_misspelt_variable_is_refused_with_the_name_it_resembles() -> None:
+    assert refused({"TAFELRUNDE_DATABASE_ULR": "sqlite+aiosqlite:///club.db"}) == (
+        "TAFELRUNDE_DATABASE_ULR: not a Tafelrunde setting; did you mean "
+        "TAFELRUNDE_DATABASE_URL?",)
+
+
+def test_the_test_suites_own_variables_are_not_settings() -> None:
+    assert Settings.from_env({"TAFELRUNDE_TEST_POSTGRES_URL": "x"}) == Settings()
+
+
+def test_postgres_live_updates_need_a_postgres_database() -> None:
+    assert refused({"TAFELRUNDE_LIVE_BACKEND": "postgres"}) == (
+        "TAFELRUNDE_LIVE_BACKEND='postgres': needs a PostgreSQL database, but "
+        "TAFELRUNDE_DATABASE_URL is SQLite",)
+
+
+def test_an_option_overrides_its_variable_and_is_named_when_bad() -> None:
+    assert Settings.from_env({"TAFELRUNDE_PORT": "9000"}, {"port": "0"}).port == 0
+    assert refused({}, port="http") == (
+        "--port='http': expected a port number, from 0 to 65535",)
+
+
+def test_the_readme_documents_every_variable() -> None:
+    configuration = README.read_text(encoding="utf-8").split("## Configuration", 1)[1]
+    assert [name for name in variables() if f"`{name}`" not in configuration] == []
+
+
+def in_empty_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **env: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name in [name for name in os.environ if name.startswith("TAFELRUNDE_")]:
+        monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(f"TAFELRUNDE_{name}", value)
+
+
+@pytest.mark.parametrize("command", [["db", "check"], ["db", "upgrade"], ["serve"],
+                                     ["backup", "copy.db"]])
+def test_a_bad_setting_stops_every_command_before_the_database(
+    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    in_empty_folder(tmp_path, monkeypatch, LIVE_BACKEND="redis")
+    assert cli.main(command) == 2
+    captured = capsys.readouterr()
+    assert captured.err == ("tafelrunde: TAFELRUNDE_LIVE_BACKEND='redis': "
+                            "expected one of auto, memory, postgres\n")
+    assert captured.out == ""
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_command_says_one_line_and_exits_2_without_a_traceback(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAFELRUNDE_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "api.cli", "db", "check"], cwd=tmp_path, capture_output=True,
+        text=True, timeout=60, env={**env, "TAFELRUNDE_MAX_BODY_BYTES": "1MB"}, check=False)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == ("tafelrunde: TAFELRUNDE_MAX_BODY_BYTES='1MB': "
+                           "expected a whole number of bytes, at least 1\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_serve_names_a_port_it_cannot_take_and_migrates_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    in_empty_folder(tmp_path, monkeypatch)
+    with cli.listen("127.0.0.1", 0) as taken:
+        port = taken.getsockname()[1]
+        assert cli.main(["serve", "--port", str(port)]) == 1
+    assert capsys.readouterr().err == (
+        f"cannot listen on 127.0.0.1 port {port}: Address already in use\n")
+    assert list(tmp_path.iterdir()) == []
