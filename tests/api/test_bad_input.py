@@ -8,7 +8,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from api.settings import DEFAULT_MAX_BODY_BYTES
+from api.settings import Settings
 
 Client = AsyncTestClient[Litestar]
 
@@ -50,7 +50,7 @@ async def test_unknown_fields_in_a_new_match_are_rejected(client: Client) -> Non
 
 
 async def test_a_body_over_the_limit_is_413(client: Client) -> None:
-    names = ["x" * 100] * (DEFAULT_MAX_BODY_BYTES // 100)
+    names = ["x" * 100] * (Settings().max_body_bytes // 100)
     response = await client.post("/api/v1/matches", json={"game": "tschau-sepp",
                                                            "players": names})
     assert_problem(response, 413)
