@@ -10,32 +10,23 @@ from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.spec import (
-    Components,
-    OpenAPIMediaType,
-    OpenAPIResponse,
-    OpenAPIType,
-    Reference,
-    Schema,
-    SecurityScheme,
-)
+from litestar.openapi.spec import Components, SecurityScheme
 from litestar.static_files import create_static_files_router
 from litestar.types import Message, Scope
 from sqlalchemy import text
 
+from api import openapi
 from api.db.database import Database
 from api.db.engine import create_engine
 from api.db.session import provide_session
 from api.games.controllers import GameController
+from api.games.schemas import GamePartSchemas
 from api.live import create_broker
-from api.matches import schemas
 from api.matches.controllers import MatchController
 from api.matches.folds import RecentFolds
 from api.problems import (
-    PROBLEM_MEDIA_TYPE,
     BadRequest,
     Problem,
-    ProblemBody,
     documented,
     http_exception_handler,
     too_deep_handler,
@@ -43,9 +34,7 @@ from api.problems import (
 )
 from api.ratelimit import FailedTokenLimit
 from api.settings import Settings
-from api.tournaments import schemas as tournament_schemas
 from api.tournaments.controllers import TournamentController
-from scoring import registry
 
 SECURITY_HEADERS = [
     (b"content-security-policy",
@@ -55,7 +44,6 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
 ]
 NO_CACHE_PATHS = frozenset({"/", "/index.html", "/sw.js"})
-CLOSED_REQUEST_BODIES = (schemas.NewMatch, *tournament_schemas.CLOSED_REQUEST_BODIES)
 
 
 class DatabaseUnavailable(Problem):
@@ -92,44 +80,6 @@ async def add_headers(message: Message, scope: Scope) -> None:
     message["headers"] = headers
 
 
-def close_request_schemas(app: Litestar) -> None:
-    """Say in the OpenAPI schema what the service enforces beyond the Structs' types: request
-    bodies take no unknown fields, ``game`` is one of the registry's ids, and the export answers
-    CSV as well as JSON."""
-    schema = app.openapi_schema
-    components = schema.components.schemas or {}
-    for struct in CLOSED_REQUEST_BODIES:
-        component = components.get(struct.__name__)
-        if isinstance(component, Schema):
-            component.additional_properties = False
-    new_match = components.get(schemas.NewMatch.__name__)
-    game = new_match.properties.get("game") if isinstance(new_match, Schema) and \
-        new_match.properties else None
-    if isinstance(game, Schema):
-        game.enum = list(registry.all_games())
-    export = schema.paths and schema.paths.get("/api/v1/matches/{match_id}/export")
-    if export and export.get and export.get.responses:
-        ok = export.get.responses.get("200")
-        content = getattr(ok, "content", None)
-        if content is not None:
-            csv = OpenAPIMediaType(schema=Schema(type=OpenAPIType.STRING))
-            content["text/csv; charset=utf-8"] = csv
-
-
-def document_token_limit(app: Litestar) -> None:
-    """Every operation that takes a token may answer 429 (``api.ratelimit``)."""
-    for item in (app.openapi_schema.paths or {}).values():
-        for operation in (item.get, item.post, item.put, item.patch, item.delete):
-            if operation is None or not any("bearer" in s for s in operation.security or ()):
-                continue
-            responses = operation.responses if operation.responses is not None else {}
-            responses["429"] = OpenAPIResponse(
-                description="Too many refused tokens from this address: wait Retry-After s",
-                content={PROBLEM_MEDIA_TYPE: OpenAPIMediaType(
-                    schema=Reference(ref=f"#/components/schemas/{ProblemBody.__name__}"))})
-            operation.responses = responses
-
-
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     database = Database(create_engine(settings.database_url))
@@ -161,6 +111,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                             RecursionError: too_deep_handler,
                             Exception: unexpected_exception_handler},
         before_send=[add_headers],
+        plugins=[GamePartSchemas()],
         middleware=[FailedTokenLimit(settings.auth_failures_per_minute)]
         if settings.auth_failures_per_minute > 0 else [],
         request_max_body_size=settings.max_body_bytes,
@@ -175,6 +126,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
             )}),
         ),
     )
-    close_request_schemas(app)
-    document_token_limit(app)
+    openapi.complete(app)
     return app

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from scoring.reading import JSON
+from scoring.shapes import GameShapes
 
 Opt = TypeVar("Opt")  # a game's options, filled in and validated
 E = TypeVar("E")  # a game's round entry, validated
@@ -125,6 +126,8 @@ class Game(Protocol[Opt, E, R, T]):
     name: str
     min_players: int
     max_players: int
+    shapes: GameShapes
+    """The JSON shapes of a round entry, round result, totals and standings line."""
 
     def describe(self) -> dict[str, JSON]:
         """Everything a client needs to offer this game: options, card ids, seal ids, decks."""

@@ -10,6 +10,7 @@ from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParam
 from litestar.response import ServerSentEvent
 
 from api.db.models import IDEMPOTENCY_KEY_LENGTH, MATCH_ID_LENGTH
+from api.games.schemas import RoundBody
 from api.matches import export, service
 from api.matches import schemas as s
 from api.problems import (
@@ -33,7 +34,8 @@ MatchId = Annotated[str, PathParameter(
     title="Match id", min_length=1, max_length=MATCH_ID_LENGTH, pattern=r"^[A-Za-z0-9_-]+$",
 )]
 RoundNumber = Annotated[int, PathParameter(title="Round number", ge=1, le=MAX_ROUND)]
-Entry = JSONBody[dict[str, Any]]
+Entry = JSONBody[RoundBody]
+PartialEntry = JSONBody[dict[str, Any]]
 GuideRound = Annotated[int | None, QueryParameter(name="round", ge=1, le=MAX_ROUND)]
 IfMatch = Annotated[str | None, HeaderParameter(
     name="If-Match", max_length=40, description='The match version, e.g. "7"; stale → 412',
@@ -129,7 +131,7 @@ class MatchController(Controller):
           security=SECURITY)
     async def guide(
         self, request: Request[Any, Any, Any], session: Session, match_id: MatchId,
-        data: Entry,
+        data: PartialEntry,
         round_number: GuideRound = None,
     ) -> s.Guide:
         """Help for a partly entered round from the game (running numbers, what is left)."""

@@ -1,14 +1,17 @@
 """The request and response bodies of the match endpoints.
 
 Request bodies forbid unknown fields (400) and the OpenAPI schema says so
-(``additionalProperties: false``, see :func:`api.app.close_request_schemas`). Round entries are
-game-specific: their body is any JSON object the game's ``read_entry`` checks (422 with paths).
+(``additionalProperties: false``, see :mod:`api.openapi`). Round entries, results, totals and
+standings are game-specific: the game's ``read_entry`` checks an entry (422 with paths), and the
+OpenAPI document shows each game's shapes (:mod:`api.games.schemas`).
 """
 
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
+
+from api.games.schemas import MatchStanding, RoundEntry, RoundResult, RoundTotals
 
 MAX_PLAYERS_IN_BODY = 64
 MAX_NAME_IN_BODY = 200
@@ -24,7 +27,7 @@ class NewMatch(msgspec.Struct, forbid_unknown_fields=True):
     private: bool = False
 
 
-class Player(msgspec.Struct):
+class MatchPlayer(msgspec.Struct):
     seat: int
     name: str
 
@@ -35,25 +38,25 @@ class Reason(msgspec.Struct):
     params: dict[str, Any]
 
 
-class Round(msgspec.Struct):
+class MatchRound(msgspec.Struct):
     number: int
-    entry: Any
-    result: dict[str, Any]
-    totals: dict[str, Any]
+    entry: RoundEntry
+    result: RoundResult
+    totals: RoundTotals
 
 
 class Match(msgspec.Struct):
     id: str
     game: str
-    players: list[Player]
+    players: list[MatchPlayer]
     options: dict[str, Any]
     private: bool
     status: Literal["in_progress", "finished"]
     winners: list[int]
     reason: Reason | None
     next_dealer: int
-    rounds: list[Round]
-    standings: list[dict[str, Any]]
+    rounds: list[MatchRound]
+    standings: list[MatchStanding]
     version: int
     created_at: datetime
     updated_at: datetime
@@ -68,15 +71,15 @@ class RoundWritten(msgspec.Struct):
     """A recorded or corrected round with what changed for the match as a whole."""
 
     number: int
-    entry: Any
-    result: dict[str, Any]
-    totals: dict[str, Any]
+    entry: RoundEntry
+    result: RoundResult
+    totals: RoundTotals
     version: int
     status: Literal["in_progress", "finished"]
     winners: list[int]
     reason: Reason | None
     next_dealer: int
-    standings: list[dict[str, Any]]
+    standings: list[MatchStanding]
 
 
 class Guide(msgspec.Struct):
@@ -87,8 +90,8 @@ class HistoryItem(msgspec.Struct):
     at: datetime
     action: Literal["create", "round_added", "round_corrected", "round_undone"]
     round: int | None
-    old_entry: Any
-    new_entry: Any
+    old_entry: RoundEntry | None
+    new_entry: RoundEntry | None
     token_kind: str
 
 

@@ -196,10 +196,10 @@ def match_columns(record: MatchRecord, version: int, folded: FoldedMatch,
     standings = [standing.as_json() for standing in verdict.standings]
     snapshot = s.Match(
         id=record.id, game=record.game,
-        players=[s.Player(seat, name) for seat, name in enumerate(record.players)],  # type: ignore[arg-type]
+        players=[s.MatchPlayer(seat, name) for seat, name in enumerate(record.players)],  # type: ignore[arg-type]
         options=record.options, private=record.private, status=status,  # type: ignore[arg-type]
         winners=list(verdict.winners), reason=_reason(reason), next_dealer=folded.next_dealer,
-        rounds=[s.Round(**played) for played in rounds],  # type: ignore[arg-type]
+        rounds=[s.MatchRound(**played) for played in rounds],  # type: ignore[arg-type]
         standings=standings, version=version,
         created_at=utc(record.created_at), updated_at=at,
     )

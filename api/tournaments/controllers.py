@@ -84,7 +84,7 @@ class TournamentController(Controller):
           raises=WRITE, responses=documented(*WRITE), security=ORGANISER)
     async def add_player(self, request: Request[Any, Any, Any],
                          session: Session, tournament_id: TournamentId,
-                         data: JSONBody[s.NewPlayer]) -> s.Player:
+                         data: JSONBody[s.NewPlayer]) -> s.TournamentPlayer:
         """Register a player (organiser); a late entry plays from the next round."""
         return await service.add_player(session, broker(request), tournament_id,
                                         authorization(request), data)
@@ -93,7 +93,8 @@ class TournamentController(Controller):
            raises=WRITE, responses=documented(*WRITE), security=ORGANISER)
     async def change_player(self, request: Request[Any, Any, Any],
                             session: Session, tournament_id: TournamentId,
-                            player_id: PlayerId, data: JSONBody[s.PlayerChange]) -> s.Player:
+                            player_id: PlayerId,
+                            data: JSONBody[s.PlayerChange]) -> s.TournamentPlayer:
         """Drop out (``active: false``), come back, or fix a name or club (organiser)."""
         return await service.change_player(session, broker(request), tournament_id, player_id,
                                            authorization(request), data)

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from api.games.schemas import RoundEntry
 from api.tournaments.models import CLUB_LENGTH, NAME_LENGTH, PLAYER_NAME_LENGTH
 
 MAX_ROUNDS = 50
@@ -64,7 +65,7 @@ class PlayerChange(msgspec.Struct, forbid_unknown_fields=True):
     club: Club | msgspec.UnsetType | None = msgspec.UNSET
 
 
-class Player(msgspec.Struct):
+class TournamentPlayer(msgspec.Struct):
     id: int
     name: str
     club: str | None
@@ -110,7 +111,7 @@ class Report(msgspec.Struct):
     table_revisits: list[TableRevisit]
 
 
-class Round(msgspec.Struct):
+class TournamentRound(msgspec.Struct):
     number: int
     status: Literal["playing", "complete"]
     tables: list[Table]
@@ -131,8 +132,8 @@ class Tournament(msgspec.Struct):
     hide_standings: bool
     private: bool
     status: Literal["registering", "running", "finished"]
-    players: list[Player]
-    round_list: list[Round]
+    players: list[TournamentPlayer]
+    round_list: list[TournamentRound]
     current_round: int
     version: int
     created_at: datetime
@@ -195,7 +196,7 @@ class CurrentTable(msgspec.Struct):
 
 
 class PlayerView(msgspec.Struct):
-    player: Player
+    player: TournamentPlayer
     tables: list[PlayerTable]
     current: CurrentTable | None
     standing: StandingRow
@@ -212,7 +213,7 @@ class StandingsExport(msgspec.Struct):
 class BackupMatch(msgspec.Struct, forbid_unknown_fields=True):
     players: Annotated[list[str], msgspec.Meta(max_length=MAX_TABLE_SIZE)]
     options: dict[str, Any]
-    entries: Annotated[list[Any], msgspec.Meta(max_length=MAX_BACKUP_ITEMS)]
+    entries: Annotated[list[RoundEntry], msgspec.Meta(max_length=MAX_BACKUP_ITEMS)]
 
 
 class BackupTable(msgspec.Struct, forbid_unknown_fields=True):

@@ -241,8 +241,9 @@ def table_view(table: TournamentTableRow) -> s.Table:
     )
 
 
-def player_view(player: TournamentPlayerRow) -> s.Player:
-    return s.Player(id=player.id, name=player.name, club=player.club, active=player.active)
+def player_view(player: TournamentPlayerRow) -> s.TournamentPlayer:
+    return s.TournamentPlayer(id=player.id, name=player.name, club=player.club,
+                              active=player.active)
 
 
 def tournament_view(row: TournamentRow, players: Sequence[TournamentPlayerRow],
@@ -252,7 +253,7 @@ def tournament_view(row: TournamentRow, players: Sequence[TournamentPlayerRow],
     for table in tables:
         by_round.setdefault(table.round, []).append(table)
     round_list = [
-        s.Round(
+        s.TournamentRound(
             number=r.number,
             status="complete" if all(t.confirmed for t in by_round.get(r.number, []))
             else "playing",
@@ -404,7 +405,7 @@ def _unique_name(name: str, players: Sequence[TournamentPlayerRow], own: int | N
 
 
 async def add_player(session: AsyncSession, broker: Broker, tournament_id: str,
-                     authorization: str | None, body: s.NewPlayer) -> s.Player:
+                     authorization: str | None, body: s.NewPlayer) -> s.TournamentPlayer:
     row = await lock_tournament(session, tournament_id)
     require_organiser(authorization, row)
     if row.status == "finished":
@@ -426,7 +427,7 @@ async def add_player(session: AsyncSession, broker: Broker, tournament_id: str,
 
 async def change_player(session: AsyncSession, broker: Broker, tournament_id: str,
                         player_id: int, authorization: str | None,
-                        body: s.PlayerChange) -> s.Player:
+                        body: s.PlayerChange) -> s.TournamentPlayer:
     row = await lock_tournament(session, tournament_id)
     require_organiser(authorization, row)
     players = await players_of(session, tournament_id)

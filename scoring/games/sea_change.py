@@ -56,6 +56,18 @@ from scoring.games._sea_change_entry import (
 )
 from scoring.ranking import shared_ranks
 from scoring.reading import JSON, read_choice, read_int, read_list, read_object
+from scoring.shapes import (
+    GameShapes,
+    array,
+    boolean,
+    integer,
+    nullable,
+    obj,
+    one_of,
+    per_seat,
+    standing,
+    string,
+)
 from scoring.wording import listed
 
 MAX_TARGET_VP = 10
@@ -469,13 +481,37 @@ def options_json(options: Options) -> dict[str, JSON]:
     }
 
 
+MAX_PLAYERS = 8
+_SIDE = integer(minimum=0, maximum=MAX_PLAYERS - 1)
+_SUIT = string(SUITS)
+SHAPES = GameShapes(
+    entry=one_of(
+        obj({"final_trump": _SUIT,
+             "captured": per_seat(array(string(CARD_IDS)), "Each side's pile, the whole deck")},
+            title="SeaChangeCardEntry"),
+        obj({"final_trump": _SUIT, "scores": per_seat(integer(), "Each side's score"),
+             "trump_zero": _SIDE},
+            {"tricks": nullable(per_seat(integer(minimum=0), "Tricks taken per side")),
+             "has_eight": boolean("Solo: whether your pile holds an 8")},
+            title="SeaChangePointsEntry"),
+        title="SeaChangeEntry", description="A round entered card by card, or as points"),
+    result=obj({"scores": per_seat(integer()), "vp": per_seat(integer(minimum=0)),
+                "cards": nullable(per_seat(integer(minimum=0))), "trump_zero": _SIDE},
+               title="SeaChangeResult"),
+    totals=obj({"vp": per_seat(integer(minimum=0)), "points": per_seat(integer())},
+               title="SeaChangeTotals"),
+    standing=standing("SeaChangeStanding", {"vp": integer(minimum=0), "points": integer()}),
+)
+
+
 class SeaChange:
     """Sea Change as a :class:`scoring.game.Game`."""
 
     id = "sea-change"
     name = "Sea Change"
     min_players = 1
-    max_players = 8
+    max_players = MAX_PLAYERS
+    shapes = SHAPES
 
     def describe(self) -> dict[str, JSON]:
         return describe()

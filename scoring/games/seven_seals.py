@@ -50,6 +50,19 @@ from scoring.games._seven_seals_entry import (
 )
 from scoring.ranking import best, shared_ranks
 from scoring.reading import JSON, read_int, read_object
+from scoring.shapes import (
+    GameShapes,
+    array,
+    boolean,
+    constant,
+    integer,
+    nullable,
+    obj,
+    one_of,
+    per_seat,
+    standing,
+    string,
+)
 from scoring.wording import listed
 
 CARD_VALUES = {3: 9, 4: 12, 5: 15}
@@ -122,11 +135,41 @@ def _seal_counts(seals: Sequence[int], kinds: Sequence[str]) -> dict[str, JSON]:
     return dict(zip(kinds, seals, strict=False))
 
 
+MAX_PLAYERS = 5
+_SEAT = integer(minimum=0, maximum=MAX_PLAYERS - 1)
+_GIVERS = one_of(_SEAT, array(_SEAT, min_items=1),
+                 description="The seat all seals of this colour came from, or one seat per seal")
+_PREDICTION = obj({"seals": array(string(COLOURS), description="One colour per trick predicted")},
+                  {"taken_from": obj({}, dict.fromkeys(COLOURS, _GIVERS),
+                                     description="Per colour the middle was out of, whom the "
+                                                 "seals came from"),
+                   "saboteur": constant(False)}, title="SevenSealsPrediction")
+_SABOTEUR_BID = obj({"saboteur": constant(True)}, title="SevenSealsSaboteur")
+SHAPES = GameShapes(
+    entry=obj({
+        "bids": per_seat(one_of(_PREDICTION, _SABOTEUR_BID), "Each seat's bid, in seat order"),
+        "remaining": per_seat(nullable(array(string(KINDS))),
+                              "The seals each seat was left with; null for the saboteur"),
+        "black": per_seat(integer(minimum=0, maximum=BLACK_SUPPLY), "Black seals per seat"),
+    }, {
+        "tricks": nullable(per_seat(integer(minimum=0, maximum=TRICKS), "Tricks won per seat")),
+        "first_bidder": _SEAT,
+    }, title="SevenSealsEntry"),
+    result=obj({"penalty": per_seat(integer(minimum=0)), "exact": per_seat(boolean()),
+                "saboteur": nullable(_SEAT)}, title="SevenSealsResult"),
+    totals=obj({"penalty": per_seat(integer(minimum=0)), "exact": per_seat(integer(minimum=0)),
+                "rounds": integer(minimum=0)}, title="SevenSealsTotals"),
+    standing=standing("SevenSealsStanding", {"penalty": integer(minimum=0),
+                                             "exact": integer(minimum=0)}),
+)
+
+
 class SevenSeals:
     id = "seven-seals"
     name = "Die sieben Siegel"
     min_players = 3
-    max_players = 5
+    max_players = MAX_PLAYERS
+    shapes = SHAPES
 
     def describe(self) -> dict[str, JSON]:
         return {

@@ -57,6 +57,16 @@ from scoring.games._tschau_sepp_cards import (
 )
 from scoring.ranking import best, shared_ranks
 from scoring.reading import JSON, read_choice, read_int, read_list, read_object, read_str
+from scoring.shapes import (
+    GameShapes,
+    array,
+    integer,
+    nullable,
+    obj,
+    per_seat,
+    standing,
+    string,
+)
 from scoring.wording import listed
 
 SCORINGS = ("penalty", "wins")
@@ -352,6 +362,25 @@ def _partial_cards(reading: _Reading, options: Options, players: int) -> list[in
     return [None] * players
 
 
+_SEAT = integer(minimum=0, maximum=MAX_PLAYERS - 1)
+_PER_SEAT_COUNT = per_seat(integer(minimum=0))
+SHAPES = GameShapes(
+    entry=obj({"winner": _SEAT}, {
+        "hands": nullable(per_seat(array(string(CARDS)), "The cards each seat was left with")),
+        "cards_left": nullable(per_seat(integer(minimum=0),
+                                        "Cards left per seat (count table only)")),
+        "penalty": nullable(per_seat(integer(minimum=0), "Penalty points per seat")),
+    }, title="TschauSeppEntry",
+        description="One game: who went out, and what the others were left with in at most "
+                    "one form (hands, cards_left or penalty)"),
+    result=obj({"penalty": _PER_SEAT_COUNT, "winner": _SEAT}, title="TschauSeppResult"),
+    totals=obj({"penalty": _PER_SEAT_COUNT, "wins": _PER_SEAT_COUNT,
+                "games": integer(minimum=0)}, title="TschauSeppTotals"),
+    standing=standing("TschauSeppStanding", {"penalty": integer(minimum=0),
+                                             "wins": integer(minimum=0)}),
+)
+
+
 class TschauSepp:
     """Tschau Sepp as a :class:`scoring.game.Game`: one round is one game."""
 
@@ -359,6 +388,7 @@ class TschauSepp:
     name = "Tschau Sepp"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    shapes = SHAPES
 
     def describe(self) -> dict[str, JSON]:
         suits: list[JSON] = [

@@ -18,6 +18,7 @@ from scoring.game import Setup
 from scoring.games._sea_change_deck import DECK_RULES, EIGHTS, SUITS, ZERO_OF, deck_of
 from scoring.games.sea_change import GAME, pile_points
 from scoring.match import FoldedMatch, fold_match, fold_more, set_up
+from tests.scoring.shapes import assert_folded_match_fits_its_shapes
 
 NAMES = ("Ann", "Daniel", "Eric", "Warren", "Maya", "Lena", "Tom", "Ida")
 SETTINGS = settings(deadline=None, max_examples=60)
@@ -246,3 +247,12 @@ def test_carrying_a_fold_on_with_the_later_rounds_equals_folding_all_at_once(
     split = data.draw(st.integers(0, len(entries)))
     carried = fold_more(GAME, fold_match(GAME, setup, entries[:split]), entries[split:])
     assert carried == fold_match(GAME, setup, entries)
+
+
+@SETTINGS
+@given(matches())
+def test_what_a_match_reads_and_writes_fits_the_games_shapes(
+    match: tuple[Table, list[dict[str, Any]]],
+) -> None:
+    (setup, _), entries = match
+    assert_folded_match_fits_its_shapes(GAME, fold_match(GAME, setup, entries))

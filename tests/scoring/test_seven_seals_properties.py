@@ -17,6 +17,7 @@ from scoring.errors import InvalidEntry
 from scoring.game import Setup
 from scoring.games.seven_seals import GAME, SealsOptions
 from scoring.match import fold_match, fold_more
+from tests.scoring.shapes import assert_folded_match_fits_its_shapes
 
 COLOURS = ("red", "yellow", "green", "blue", "violet")
 SUPPLY = {"red": 5, "yellow": 3, "green": 3, "blue": 3, "violet": 3, "white": 4}
@@ -280,3 +281,12 @@ def test_carrying_a_fold_on_with_the_later_rounds_equals_folding_all_at_once(
     split = data.draw(st.integers(0, len(entries)))
     carried = fold_more(GAME, fold_match(GAME, setup, entries[:split]), entries[split:])
     assert carried == fold_match(GAME, setup, entries)
+
+
+@SETTINGS
+@given(matches())
+def test_what_a_match_reads_and_writes_fits_the_games_shapes(
+    match: tuple[Setup[SealsOptions], list[dict[str, Any]]],
+) -> None:
+    setup, entries = match
+    assert_folded_match_fits_its_shapes(GAME, fold_match(GAME, setup, entries))

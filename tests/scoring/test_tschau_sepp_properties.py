@@ -12,6 +12,7 @@ from scoring.game import Setup
 from scoring.games.tschau_sepp import GAME
 from scoring.match import FoldedMatch, fold_match, fold_more, set_up
 from scoring.reading import JSON
+from tests.scoring.shapes import assert_folded_match_fits_its_shapes
 
 DESCRIPTION: Any = GAME.describe()
 CARDS: list[str] = DESCRIPTION["cards"]
@@ -239,3 +240,12 @@ def test_carrying_a_fold_on_with_the_later_rounds_equals_folding_all_at_once(
     split = data.draw(st.integers(0, len(entries)))
     carried = fold_more(GAME, fold_match(GAME, setup, entries[:split]), entries[split:])
     assert carried == fold_match(GAME, setup, entries)
+
+
+@PROPERTY
+@given(matches())
+def test_what_a_match_reads_and_writes_fits_the_games_shapes(
+    match: tuple[Setup[Any], list[JSON]],
+) -> None:
+    setup, entries = match
+    assert_folded_match_fits_its_shapes(GAME, fold_match(GAME, setup, entries))

@@ -1,0 +1,117 @@
+"""The OpenAPI document as a contract: what the service enforces beyond what Litestar reads from
+the handlers' signatures, written into the document once the app is built.
+
+- Each game's round entry, result, totals and standings line are components of their own
+  (:mod:`api.games.schemas`).
+- Request bodies take no unknown fields (``additionalProperties: false``) and ``game`` is one of
+  the registry's ids.
+- Every response header has a schema (a string).
+- Answers that are not JSON say so: the CSV and HTML exports next to their JSON form, and the
+  event streams as ``text/event-stream``.
+- Every operation that takes a token may answer 429 (:mod:`api.ratelimit`).
+"""
+
+from litestar import Litestar
+from litestar.openapi.spec import (
+    OpenAPIHeader,
+    OpenAPIMediaType,
+    OpenAPIResponse,
+    OpenAPIType,
+    Operation,
+    Reference,
+    Schema,
+)
+
+from api.games.schemas import game_components
+from api.matches import schemas as match_schemas
+from api.problems import PROBLEM_MEDIA_TYPE, ProblemBody
+from api.tournaments import schemas as tournament_schemas
+from scoring import registry
+
+CLOSED_REQUEST_BODIES = (match_schemas.NewMatch, *tournament_schemas.CLOSED_REQUEST_BODIES)
+GAME_FIELDS = ((match_schemas.NewMatch, "game"), (tournament_schemas.NewTournament, "game"),
+               (tournament_schemas.BackupSettings, "game"))
+
+
+def component_ref(name: str) -> Reference:
+    return Reference(ref=f"#/components/schemas/{name}")
+
+
+def operations(app: Litestar) -> list[Operation]:
+    """Every operation of the document."""
+    found = []
+    for item in (app.openapi_schema.paths or {}).values():
+        for operation in (item.get, item.put, item.post, item.delete, item.options, item.head,
+                          item.patch, item.trace):
+            if operation is not None:
+                found.append(operation)
+    return found
+
+
+def _close_request_bodies(app: Litestar) -> None:
+    components = app.openapi_schema.components.schemas or {}
+    for struct in CLOSED_REQUEST_BODIES:
+        component = components.get(struct.__name__)
+        if isinstance(component, Schema):
+            component.additional_properties = False
+    for struct, field in GAME_FIELDS:
+        component = components.get(struct.__name__)
+        game = component.properties.get(field) if isinstance(component, Schema) and \
+            component.properties else None
+        if isinstance(game, Schema):
+            game.enum = list(registry.all_games())
+
+
+TEXT = Schema(type=OpenAPIType.STRING)
+OTHER_MEDIA_TYPES = {
+    "exportMatch": ({"text/csv": TEXT}, False),
+    "exportTournament": ({"text/csv": TEXT, "text/html": TEXT}, False),
+    "matchEvents": ({"text/event-stream": TEXT}, True),
+    "tournamentEvents": ({"text/event-stream": TEXT}, True),
+}
+"""Per operation, the media types of its 200 answer beyond JSON (and whether they replace it)."""
+
+
+def _document_media_types(app: Litestar) -> None:
+    for operation in operations(app):
+        media_types, replace = OTHER_MEDIA_TYPES.get(operation.operation_id or "", ({}, False))
+        ok = (operation.responses or {}).get("200")
+        if not media_types or not isinstance(ok, OpenAPIResponse):
+            continue
+        content = {} if replace or ok.content is None else ok.content
+        content.update({name: OpenAPIMediaType(schema=schema)
+                        for name, schema in media_types.items()})
+        ok.content = content
+
+
+def _type_headers(app: Litestar) -> None:
+    for operation in operations(app):
+        for response in (operation.responses or {}).values():
+            if not isinstance(response, OpenAPIResponse):
+                continue
+            for header in (response.headers or {}).values():
+                if isinstance(header, OpenAPIHeader) and header.schema is None \
+                        and header.content is None:
+                    header.schema = Schema(type=OpenAPIType.STRING)
+
+
+def _document_token_limit(app: Litestar) -> None:
+    for operation in operations(app):
+        if not any("bearer" in s for s in operation.security or ()):
+            continue
+        responses = operation.responses if operation.responses is not None else {}
+        responses["429"] = OpenAPIResponse(
+            description="Too many refused tokens from this address: wait Retry-After s",
+            content={PROBLEM_MEDIA_TYPE: OpenAPIMediaType(
+                schema=component_ref(ProblemBody.__name__))})
+        operation.responses = responses
+
+
+def complete(app: Litestar) -> None:
+    """Write into the app's document what the handlers' signatures cannot say."""
+    components = app.openapi_schema.components
+    components.schemas = {**(components.schemas or {}), **game_components()}
+    _close_request_bodies(app)
+    _type_headers(app)
+    _document_media_types(app)
+    _document_token_limit(app)

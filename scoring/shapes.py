@@ -1,0 +1,119 @@
+"""The shapes of the JSON a game reads and writes, as plain JSON Schema (2020-12) data.
+
+Each game describes its round entry, round result, running totals and standing line with these
+helpers (:class:`GameShapes`), so a client can be told exactly what to send and what comes back
+without the API knowing any game: the API turns the dicts into OpenAPI components, a shape's
+``title`` becoming the component's name. A shape says what is well formed; whether a round can
+have happened at a table is still the game's ``read_entry`` to decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from scoring.reading import JSON
+
+Shape = dict[str, JSON]
+
+
+def integer(minimum: int | None = None, maximum: int | None = None,
+            description: str | None = None) -> Shape:
+    shape: Shape = {"type": "integer"}
+    if minimum is not None:
+        shape["minimum"] = minimum
+    if maximum is not None:
+        shape["maximum"] = maximum
+    return _described(shape, description)
+
+
+def boolean(description: str | None = None) -> Shape:
+    return _described({"type": "boolean"}, description)
+
+
+def number(description: str | None = None) -> Shape:
+    return _described({"type": "number"}, description)
+
+
+def string(choices: Iterable[str] | None = None, description: str | None = None) -> Shape:
+    shape: Shape = {"type": "string"}
+    if choices is not None:
+        shape["enum"] = list(choices)
+    return _described(shape, description)
+
+
+def constant(value: bool | int | str) -> Shape:
+    return {"const": value}
+
+
+def null() -> Shape:
+    return {"type": "null"}
+
+
+def array(items: Shape, *, min_items: int | None = None, max_items: int | None = None,
+          description: str | None = None) -> Shape:
+    shape: Shape = {"type": "array", "items": items}
+    if min_items is not None:
+        shape["minItems"] = min_items
+    if max_items is not None:
+        shape["maxItems"] = max_items
+    return _described(shape, description)
+
+
+def per_seat(items: Shape, description: str | None = None) -> Shape:
+    """One value per seat (or per side), in seat order."""
+    return array(items, min_items=1, description=description)
+
+
+def nullable(shape: Shape) -> Shape:
+    return {"anyOf": [shape, null()]}
+
+
+def one_of(*shapes: Shape, title: str | None = None, description: str | None = None) -> Shape:
+    shape: Shape = {"oneOf": list(shapes)}
+    if title is not None:
+        shape = {"title": title, **shape}
+    return _described(shape, description)
+
+
+def obj(required: Mapping[str, Shape], optional: Mapping[str, Shape] | None = None, *,
+        title: str | None = None, description: str | None = None,
+        closed: bool = True) -> Shape:
+    """An object with these fields; ``closed``: no other field is allowed."""
+    properties: dict[str, JSON] = {**required, **(optional or {})}
+    shape: Shape = {"type": "object", "properties": properties, "required": list(required)}
+    if closed:
+        shape["additionalProperties"] = False
+    if title is not None:
+        shape = {"title": title, **shape}
+    return _described(shape, description)
+
+
+def standing(title: str, totals: Mapping[str, Shape]) -> Shape:
+    """A standings line (:class:`scoring.game.Standing`): the side, its name and rank, and the
+    game's totals for it."""
+    return obj({"name": string(), "rank": integer(minimum=1), **totals}, {
+        "seat": integer(minimum=0, description="The seat, when the side is one seat"),
+        "team": integer(minimum=0, description="The team, in options.teams order"),
+        "seats": array(integer(minimum=0), description="The team's seats"),
+    }, title=title)
+
+
+def _described(shape: Shape, description: str | None) -> Shape:
+    if description is not None:
+        shape["description"] = description
+    return shape
+
+
+@dataclass(frozen=True, slots=True)
+class GameShapes:
+    """What a game's JSON looks like: the round entry it reads, and the round result, the
+    running totals after a round and one standings line it writes. Each has a ``title``."""
+
+    entry: Shape
+    result: Shape
+    totals: Shape
+    standing: Shape
+
+    def all(self) -> tuple[Shape, ...]:
+        return (self.entry, self.result, self.totals, self.standing)

@@ -1,0 +1,52 @@
+"""The served OpenAPI document is a contract clients can be generated from: it validates, its
+schema names are unique, and it says what every answer looks like."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import AsyncTestClient
+from openapi_spec_validator import validate
+
+Client = AsyncTestClient[Litestar]
+
+
+@pytest.fixture
+async def document(client: Client) -> dict[str, Any]:
+    response = await client.get("/schema/openapi.json")
+    assert response.status_code == 200
+    served: dict[str, Any] = response.json()
+    return served
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_the_served_document_is_valid_openapi(document: dict[str, Any]) -> None:
+    validate(document)
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_every_schema_has_a_unique_name_that_is_its_title(document: dict[str, Any]) -> None:
+    schemas = document["components"]["schemas"]
+    titles = Counter(schema.get("title", name) for name, schema in schemas.items())
+    assert [title for title, count in titles.items() if count > 1] == []
+    assert [name for name, schema in schemas.items()
+            if schema.get("title", name) != name] == []
+
+
+def media_types(document: dict[str, Any], path: str, method: str = "get") -> set[str]:
+    return set(document["paths"][path][method]["responses"]["200"]["content"])
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_exports_and_event_streams_name_their_media_types(
+    document: dict[str, Any],
+) -> None:
+    matches, tournaments = "/api/v1/matches/{match_id}", "/api/v1/tournaments/{tournament_id}"
+    assert media_types(document, f"{matches}/export") == {"application/json", "text/csv"}
+    assert media_types(document, f"{tournaments}/export") == {
+        "application/json", "text/csv", "text/html"}
+    assert media_types(document, f"{matches}/events") == {"text/event-stream"}
+    assert media_types(document, f"{tournaments}/events") == {"text/event-stream"}
