@@ -1,5 +1,5 @@
 """What the controllers of every area take from a request: the bearer header, the live broker,
-the session, and the change stream they answer ``/events`` with."""
+the session; the change stream they answer ``/events`` with, and the header of a download."""
 
 import asyncio
 from collections.abc import AsyncIterator
@@ -21,6 +21,11 @@ PING_SECONDS = 15.0
 
 def authorization(request: Request[Any, Any, Any]) -> str | None:
     return request.headers.get("authorization")
+
+
+def attachment(filename: str) -> dict[str, str]:
+    """The header that saves an answer as ``filename`` instead of showing it."""
+    return {"Content-Disposition": f'attachment; filename="{filename}"'}
 
 
 def broker(request: Request[Any, Any, Any]) -> Broker:

@@ -25,7 +25,8 @@ from api.problems import (
     documented,
     invalid_body,
 )
-from api.requests import SECURITY, Session, authorization, broker, change_events
+from api.requests import SECURITY, Session, attachment, authorization, broker, change_events
+from api.spreadsheet import csv_response
 from api.tournaments.models import DEVICE_ID_LENGTH
 
 MAX_ROUND = 10_000
@@ -154,12 +155,10 @@ class MatchController(Controller):
         """The score sheet, round by round with running totals, as CSV or JSON."""
         match = await service.read_match(state.database, match_id, authorization(request))
         filename = f"{match.game}-{match.id}.{format_}"
-        headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
         if format_ == "json":
             sheet = s.ScoreSheet(match=match, exported_at=service.now())
-            return Response(sheet, headers=headers)
-        return Response(export.score_sheet_csv(match, sep),  # type: ignore[arg-type]
-                        media_type="text/csv; charset=utf-8", headers=headers)
+            return Response(sheet, headers=attachment(filename))
+        return csv_response(export.score_sheet_csv(match, sep), filename)  # type: ignore[return-value]
 
     @get("/{match_id:str}/events", operation_id="matchEvents", raises=READ,
          responses=documented(*READ), security=SECURITY)

@@ -5,22 +5,19 @@ side, every per-side key of the round's result followed by every per-side key of
 totals (``Ann: penalty``, ``Ann: total penalty``). A list counts as per side when it has one item
 per player, or one per team when the standings have teams. Nothing here knows any game.
 
-RFC 4180: CRLF line ends, quoting as needed. UTF-8 with a byte-order mark so spreadsheet apps show
-umlauts; with ``sep=;`` the file uses semicolons and starts with a ``sep=;`` line, which German
-spreadsheet locales expect.
+Cells: numbers stay numbers, an absent value (``None``, or a per-side list missing in a round) is
+an empty cell, ``True``/``False`` are words, anything else structured is its JSON text. The file
+itself is written by :mod:`api.spreadsheet`.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from api.matches.schemas import Match
-
-BOM = "\ufeff"
+from api.spreadsheet import ENGLISH, Cell, Words, csv_bytes
 
 
 def _side_names(match: Match, count: int) -> list[str] | None:
@@ -40,8 +37,10 @@ def _keys(objects: Iterable[dict[str, Any]]) -> list[str]:
     return list(seen)
 
 
-def _cell(value: Any) -> str | int | float:
-    if isinstance(value, bool) or value is None or isinstance(value, list | dict):
+def _cell(value: Any, words: Words) -> Cell:
+    if isinstance(value, bool):
+        return words.flag(value)
+    if isinstance(value, list | dict):
         return json.dumps(value, ensure_ascii=False)
     return value  # type: ignore[no-any-return]
 
@@ -58,7 +57,7 @@ def _per_side_length(match: Match, part: str, key: str) -> int | None:
     return length
 
 
-def score_sheet_rows(match: Match) -> list[list[str | int | float]]:
+def score_sheet_rows(match: Match, words: Words = ENGLISH) -> list[list[Cell]]:
     results = [r.result for r in match.rounds]
     totals = [r.totals for r in match.rounds]
     scalar_keys: list[str] = []
@@ -73,30 +72,24 @@ def score_sheet_rows(match: Match) -> list[list[str | int | float]]:
                 scalar_keys.append(key)
     sides = max((len(names) for _, _, names in side_columns), default=0)
 
-    header: list[str | int | float] = ["round", *scalar_keys]
+    header: list[Cell] = [words.heading(key) for key in ("round", *scalar_keys)]
     for side in range(sides):
         header += [
-            f"{names[side]}: {'total ' if part == 'totals' else ''}{key}"
+            words.side_heading(names[side], key, total=part == "totals")
             for part, key, names in side_columns if side < len(names)
         ]
     rows = [header]
     for played in match.rounds:
-        row: list[str | int | float] = [played.number]
-        row += [_cell(played.result.get(k)) for k in scalar_keys]
+        row: list[Cell] = [played.number]
+        row += [_cell(played.result.get(k), words) for k in scalar_keys]
         for side in range(sides):
             for part, key, names in side_columns:
                 if side < len(names):
                     values: Sequence[Any] = getattr(played, part).get(key) or []
-                    row.append(_cell(values[side]) if side < len(values) else "")
+                    row.append(_cell(values[side], words) if side < len(values) else None)
         rows.append(row)
     return rows
 
 
-def score_sheet_csv(match: Match, separator: str) -> bytes:
-    out = io.StringIO()
-    out.write(BOM)
-    if separator == ";":
-        out.write("sep=;\r\n")
-    writer = csv.writer(out, delimiter=separator, lineterminator="\r\n")
-    writer.writerows(score_sheet_rows(match))
-    return out.getvalue().encode()
+def score_sheet_csv(match: Match, separator: str, words: Words = ENGLISH) -> bytes:
+    return csv_bytes(score_sheet_rows(match, words), separator)

@@ -4,6 +4,7 @@ from typing import Annotated, Any, Literal
 
 from litestar import Controller, Request, Response, get, patch, post
 from litestar.datastructures import ResponseHeader, State
+from litestar.enums import MediaType
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
 
@@ -18,7 +19,8 @@ from api.problems import (
     Unprocessable,
     documented,
 )
-from api.requests import SECURITY, Session, authorization, broker, change_events
+from api.requests import SECURITY, Session, attachment, authorization, broker, change_events
+from api.spreadsheet import csv_response
 from api.tournaments import backup, export, service
 from api.tournaments import schemas as s
 from api.tournaments.access import events_channel
@@ -68,7 +70,7 @@ class TournamentController(Controller):
          responses=documented(), media_type="text/css")
     async def print_css(self) -> Response[str]:
         """The stylesheet of the printable standings page."""
-        return Response(export.PRINT_CSS, media_type="text/css; charset=utf-8")
+        return Response(export.PRINT_CSS, media_type=MediaType.CSS)
 
     @get("/{tournament_id:str}", operation_id="getTournament", raises=READ,
          responses=documented(*READ), security=SECURITY,
@@ -158,14 +160,13 @@ class TournamentController(Controller):
         standings = await service.read_standings(session, tournament_id, reader)
         if format_ == "html":
             return Response(export.standings_html(tournament, standings),  # type: ignore[arg-type]
-                            media_type="text/html; charset=utf-8")
-        headers = {"Content-Disposition":
-                   f'attachment; filename="tournament-{tournament.id}.{format_}"'}
+                            media_type=MediaType.HTML)
+        filename = f"tournament-{tournament.id}.{format_}"
         if format_ == "json":
             return Response(s.StandingsExport(tournament, standings, now()),
-                            headers=headers)
-        return Response(export.standings_csv(standings, sep),  # type: ignore[arg-type]
-                        media_type="text/csv; charset=utf-8", headers=headers)
+                            headers=attachment(filename))
+        return csv_response(export.standings_csv(standings, sep),  # type: ignore[return-value]
+                            filename)
 
     @get("/{tournament_id:str}/backup", operation_id="backupTournament", raises=READ,
          responses=documented(*READ), security=ORGANISER)
@@ -175,8 +176,7 @@ class TournamentController(Controller):
         """Everything about the tournament as JSON, to import elsewhere (organiser)."""
         saved = await backup.backup(session, tournament_id, authorization(request))
         filename = f"tournament-{tournament_id}-backup.json"
-        return Response(saved, headers={
-            "Content-Disposition": f'attachment; filename="{filename}"'})
+        return Response(saved, headers=attachment(filename))
 
     @get("/{tournament_id:str}/events", operation_id="tournamentEvents", raises=READ,
          responses=documented(*READ), security=SECURITY)

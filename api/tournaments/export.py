@@ -1,5 +1,5 @@
-"""Standings as CSV (like the match score sheet: RFC 4180, UTF-8 with BOM, ``sep=;``) and as a
-printable A4 page.
+"""Standings as CSV (written by :mod:`api.spreadsheet`, like the match score sheet) and as a
+printable A4 page, both from :func:`standings_rows`.
 
 The page has no scripts and no inline styles (the service's Content-Security-Policy allows only
 the app's own stylesheets): it links :data:`PRINT_CSS`, served at ``PRINT_CSS_PATH``.
@@ -7,11 +7,9 @@ the app's own stylesheets): it links :data:`PRINT_CSS`, served at ``PRINT_CSS_PA
 
 from __future__ import annotations
 
-import csv
-import io
 from html import escape
 
-from api.matches.export import BOM
+from api.spreadsheet import ENGLISH, Cell, Words, cell_text, csv_bytes
 from api.tournaments import schemas as s
 
 PRINT_CSS_PATH = "/api/v1/tournaments/print.css"
@@ -28,38 +26,31 @@ thead { display: table-header-group; }
 """
 
 
-def _number(value: float) -> str:
-    return f"{value:.3f}".rstrip("0").rstrip(".")
+COLUMNS = ("rank", "player", "name", "club", "points", "tables")
 
 
-def standings_rows(standings: s.Standings) -> list[list[str | int]]:
+def standings_rows(standings: s.Standings, words: Words = ENGLISH) -> list[list[Cell]]:
+    """A heading row, then one row per player: numbers as numbers, no club as an empty cell."""
     criteria = list(standings.rows[0].tiebreaks) if standings.rows else []
-    rows: list[list[str | int]] = [
-        ["rank", "player", "name", "club", "points", "tables", *criteria]]
+    rows: list[list[Cell]] = [[words.heading(key) for key in (*COLUMNS, *criteria)]]
     for row in standings.rows:
-        rows.append([row.rank, row.player, row.name, row.club or "", _number(row.points),
-                     row.tables, *(_number(row.tiebreaks[c]) for c in criteria)])
+        rows.append([row.rank, row.player, row.name, row.club, row.points, row.tables,
+                     *(row.tiebreaks[c] for c in criteria)])
     return rows
 
 
-def standings_csv(standings: s.Standings, separator: str) -> bytes:
-    out = io.StringIO()
-    out.write(BOM)
-    if separator == ";":
-        out.write("sep=;\r\n")
-    csv.writer(out, delimiter=separator, lineterminator="\r\n").writerows(
-        standings_rows(standings))
-    return out.getvalue().encode()
+def standings_csv(standings: s.Standings, separator: str, words: Words = ENGLISH) -> bytes:
+    return csv_bytes(standings_rows(standings, words), separator)
 
 
 def standings_html(tournament: s.Tournament, standings: s.Standings) -> str:
     header, *rows = standings_rows(standings)
     numeric = {0, 1, 4, 5, *range(6, len(header))}
 
-    def cells(values: list[str | int], tag: str) -> str:
+    def cells(values: list[Cell], tag: str) -> str:
         number = ' class="number"'
         return "".join(
-            f"<{tag}{number if i in numeric else ''}>{escape(str(v))}</{tag}>"
+            f"<{tag}{number if i in numeric else ''}>{escape(cell_text(v))}</{tag}>"
             for i, v in enumerate(values))
 
     body = "\n".join(f"<tr>{cells(r, 'td')}</tr>" for r in rows)

@@ -1,0 +1,81 @@
+"""CSV that spreadsheet apps open right: the one writer behind the match and tournament exports.
+
+- UTF-8 with a byte-order mark, CRLF line ends and quoting as needed (RFC 4180). The BOM is what
+  makes Excel read umlauts as UTF-8 when a file is opened by double click.
+- Absent values are empty cells, never ``null``; numbers stay numbers.
+- Every heading and every word a cell shows comes from :class:`Words`, so the exports speak the
+  request's language once the API has catalogues.
+- The response says its charset once: Litestar appends ``charset=utf-8`` to every ``text/``
+  media type itself.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from litestar import Response
+
+from api.requests import attachment
+
+CSV_MEDIA_TYPE = "text/csv"
+BOM = "\ufeff"
+
+Cell = str | int | float | None
+
+
+def _untranslated(text: str) -> str:
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Words:
+    """The words an export shows: column headings and yes/no.
+
+    ``translate`` is a gettext-style function from an English message to the request's language;
+    the default writes English.
+    """
+
+    translate: Callable[[str], str] = _untranslated
+
+    def heading(self, key: str) -> str:
+        """A column named by a key of the export (``rank``) or of a game's result (``penalty``)."""
+        return self.translate(key)
+
+    def side_heading(self, side: str, key: str, *, total: bool) -> str:
+        """A column of one player or team: this round's ``key``, or its running total."""
+        message = "{side}: total {key}" if total else "{side}: {key}"
+        return self.translate(message).format(side=side, key=self.heading(key))
+
+    def flag(self, value: bool) -> str:
+        return self.translate("yes" if value else "no")
+
+
+ENGLISH = Words()
+
+
+def cell_text(value: Cell) -> str:
+    """What a cell shows (the printable standings show the same): nothing for an absent value,
+    integers exact, fractions to three places."""
+    if value is None:
+        return ""
+    if isinstance(value, str | int):
+        return str(value)
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def csv_bytes(rows: Iterable[Sequence[Cell]], separator: str) -> bytes:
+    out = io.StringIO()
+    out.write(BOM)
+    if separator == ";":
+        out.write("sep=;\r\n")
+    writer = csv.writer(out, delimiter=separator, lineterminator="\r\n")
+    writer.writerows([cell_text(value) for value in row] for row in rows)
+    return out.getvalue().encode()
+
+
+def csv_response(body: bytes, filename: str) -> Response[bytes]:
+    return Response(body, media_type=CSV_MEDIA_TYPE, headers=attachment(filename))

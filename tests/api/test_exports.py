@@ -1,0 +1,61 @@
+"""The CSV exports as a spreadsheet receives them, on SQLite and PostgreSQL: one charset, empty
+cells for absent values, numbers as numbers."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from litestar import Litestar
+from litestar.testing import AsyncTestClient
+
+from tests.api.test_tournaments import BASE, new_tournament, play_round, register
+
+Client = AsyncTestClient[Litestar]
+
+
+async def sea_change_match(client: Client, players: list[str]) -> str:
+    """A Sea Change match with one round in points mode: no cards counted, a negative score."""
+    created = (await client.post("/api/v1/matches", json={
+        "game": "sea-change", "players": players})).json()
+    entry = {"final_trump": "yellow", "scores": [5, 3, -1, 2], "trump_zero": 0}
+    recorded = await client.post(f"/api/v1/matches/{created['id']}/rounds", json=entry,
+                                 headers={"Authorization": f"Bearer {created['token']}"})
+    assert recorded.status_code == 201, recorded.text
+    return f"/api/v1/matches/{created['id']}"
+
+
+def table(response: Any, separator: str = ",") -> list[dict[str, str]]:
+    assert response.status_code == 200, response.text
+    text = response.content.decode("utf-8").removeprefix("\ufeff")
+    return list(csv.DictReader(io.StringIO(text), delimiter=separator))
+
+
+async def test_every_text_answer_of_the_exports_names_its_charset_once(client: Client) -> None:
+    match = await sea_change_match(client, ["Ann", "Bea", "Cem", "Dan"])
+    tournament = await new_tournament(client)
+    answers = {
+        "text/csv; charset=utf-8": [f"{match}/export", f"{BASE}/{tournament['id']}/export"],
+        "text/html; charset=utf-8": [f"{BASE}/{tournament['id']}/export?format=html"],
+        "text/css; charset=utf-8": [f"{BASE}/print.css"],
+    }
+    for media_type, urls in answers.items():
+        for url in urls:
+            assert (await client.get(url)).headers["content-type"] == media_type, url
+
+
+async def test_an_absent_value_is_an_empty_cell_and_a_negative_score_a_number(
+    client: Client,
+) -> None:
+    match = await sea_change_match(client, ["Ann", "Bea", "Cem", "Dan"])
+    (played,) = table(await client.get(f"{match}/export"))
+    assert played["cards"] == ""
+    assert played["Cem: scores"] == "-1"
+
+    tournament = await new_tournament(client)
+    await register(client, tournament, ["Ann", "Bea", "Cem", "Dan"], ["Bern", None, None, None])
+    await play_round(client, tournament)
+    rows = table(await client.get(f"{BASE}/{tournament['id']}/export"))
+    assert {row["name"]: row["club"] for row in rows} == {
+        "Ann": "Bern", "Bea": "", "Cem": "", "Dan": ""}
