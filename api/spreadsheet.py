@@ -3,6 +3,11 @@
 - UTF-8 with a byte-order mark, CRLF line ends and quoting as needed (RFC 4180). The BOM is what
   makes Excel read umlauts as UTF-8 when a file is opened by double click.
 - Absent values are empty cells, never ``null``; numbers stay numbers.
+- No text becomes a formula (OWASP "CSV Injection"): a player or club named ``=HYPERLINK(...)``
+  or ``=cmd|' /C calc'!A0`` would otherwise run in the organiser's spreadsheet. Text that starts
+  with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading single quote, which
+  the spreadsheet shows as part of the text. Numbers are never text here, so a negative score
+  keeps its minus and stays a number.
 - Every heading and every word a cell shows comes from :class:`Words`, so the exports speak the
   request's language once the API has catalogues.
 - The response says its charset once: Litestar appends ``charset=utf-8`` to every ``text/``
@@ -22,6 +27,7 @@ from api.requests import attachment
 
 CSV_MEDIA_TYPE = "text/csv"
 BOM = "\ufeff"
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 Cell = str | int | float | None
 
@@ -67,13 +73,19 @@ def cell_text(value: Cell) -> str:
     return "0" if text == "-0" else text
 
 
+def _csv_cell(value: Cell) -> str:
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return f"'{value}"
+    return cell_text(value)
+
+
 def csv_bytes(rows: Iterable[Sequence[Cell]], separator: str) -> bytes:
     out = io.StringIO()
     out.write(BOM)
     if separator == ";":
         out.write("sep=;\r\n")
     writer = csv.writer(out, delimiter=separator, lineterminator="\r\n")
-    writer.writerows([cell_text(value) for value in row] for row in rows)
+    writer.writerows([_csv_cell(value) for value in row] for row in rows)
     return out.getvalue().encode()
 
 

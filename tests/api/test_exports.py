@@ -10,6 +10,7 @@ from typing import Any
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
+from api.spreadsheet import csv_bytes
 from tests.api.test_tournaments import BASE, new_tournament, play_round, register
 
 Client = AsyncTestClient[Litestar]
@@ -59,3 +60,39 @@ async def test_an_absent_value_is_an_empty_cell_and_a_negative_score_a_number(
     rows = table(await client.get(f"{BASE}/{tournament['id']}/export"))
     assert {row["name"]: row["club"] for row in rows} == {
         "Ann": "Bern", "Bea": "", "Cem": "", "Dan": ""}
+
+
+# --- formula injection (OWASP "CSV Injection") ------------------------------------------------
+
+HOSTILE = ["=cmd|' /C calc'!A0", '=HYPERLINK("https://ex.org","Jörg")', "+41 79", "-Dan",
+           "@SUM(A1:A9)"]
+
+
+def test_text_that_a_spreadsheet_would_run_gets_a_leading_quote_and_numbers_stay_numbers() -> None:
+    row = ["=1+2", "+1", "-Dan", "@SUM(A1)", "\tTab", "\rCR", "Jörg", "'Ann", "a=b", -1, -0.5,
+           2.25, 0, None]
+    text = csv_bytes([row], ",").decode("utf-8").removeprefix("\ufeff")
+    assert next(csv.reader(io.StringIO(text))) == [
+        "'=1+2", "'+1", "'-Dan", "'@SUM(A1)", "'\tTab", "'\rCR", "Jörg", "'Ann", "a=b", "-1",
+        "-0.5", "2.25", "0", ""]
+
+
+async def test_hostile_player_names_reach_the_match_export_as_text(client: Client) -> None:
+    match = await sea_change_match(client, HOSTILE[:4])
+    (played,) = table(await client.get(f"{match}/export"))
+    for name, score in zip(HOSTILE[:4], (5, 3, -1, 2), strict=True):
+        assert played[f"'{name}: scores"] == str(score)
+
+
+async def test_hostile_player_and_club_names_reach_the_standings_export_as_text(
+    client: Client,
+) -> None:
+    tournament = await new_tournament(client)
+    clubs = HOSTILE[1:]
+    await register(client, tournament, HOSTILE[:4], clubs)
+    await play_round(client, tournament)
+    rows = table(await client.get(f"{BASE}/{tournament['id']}/export"))
+    assert {(row["name"], row["club"]) for row in rows} == {
+        (f"'{name}", f"'{club}") for name, club in zip(HOSTILE[:4], clubs, strict=True)}
+    # Losers' score shares are negative numbers, written as numbers.
+    assert min(float(row["score_share"]) for row in rows) < 0
