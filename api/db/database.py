@@ -3,7 +3,10 @@
 * :meth:`Database.write` is one write transaction as :class:`api.db.statements.Statements`:
   committed when the block ends, rolled back when it raises. On a SQLite file it runs on the
   event loop (:mod:`api.db.loop_sqlite`) unless another process holds the write lock, in which
-  case it goes through the engine like PostgreSQL does.
+  case it goes through the engine like PostgreSQL does. With ``synchronous="full"`` (the
+  default) the block ends only once the commit is on disk: through the engine SQLite syncs
+  inside the commit; on the loop :class:`api.db.group_sync.GroupSync` syncs many commits at
+  once on a thread, after this process's next writer has had its turn.
 * :meth:`Database.read_one` is a read of one row in one statement.
 * :attr:`Database.sessions` opens ORM sessions for everything else.
 
@@ -37,6 +40,7 @@ from sqlalchemy import Executable, text
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 
 from api.db.engine import ONE_STATEMENT, WRITE
+from api.db.group_sync import GroupSync
 from api.db.loop_sqlite import LoopSQLite, is_busy
 from api.db.statements import EngineStatements, Params, Row, Statements
 
@@ -46,11 +50,14 @@ _CHECKPOINT = text("PRAGMA wal_checkpoint(PASSIVE)")
 
 
 class Database:
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, *, synchronous: str = "full") -> None:
+        """``synchronous`` as the engine was made with (:data:`api.db.engine.SYNCHRONOUS`)."""
         self.engine = engine
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
         self.writer_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
         self._loop = LoopSQLite.for_engine(engine)
+        self.group_sync = GroupSync(self._loop.path) \
+            if self._loop is not None and synchronous == "full" else None
         self._one_statement = engine.execution_options(**{ONE_STATEMENT: True})
         self._writes = engine.execution_options(**{WRITE: True})
         self._loop_commits = 0
@@ -73,7 +80,7 @@ class Database:
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Statements]:
-        """One write transaction, committed at the end of the block."""
+        """One write transaction, committed (and durable, see above) at the end of the block."""
         async with self.queue_for_writing():
             statements = self._loop.begin_write() if self._loop is not None else None
             if statements is None:
@@ -88,6 +95,10 @@ class Database:
                 self._loop.rollback()
                 raise
             self._after_loop_commit()
+        # Outside the writers' queue: the next writer commits while this one waits for the disk,
+        # and one sync makes both durable.
+        if self.group_sync is not None:
+            await self.group_sync.durable(self.group_sync.commit_made())
 
     def _after_loop_commit(self) -> None:
         self._loop_commits += 1

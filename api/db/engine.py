@@ -1,13 +1,17 @@
 """One async engine per database URL, tuned per dialect.
 
 SQLite: WAL (readers never wait for the writer), foreign keys on, a busy timeout, and
-``synchronous=NORMAL``. The stdlib driver's own transaction handling is switched off and
-SQLAlchemy's ``begin`` emits the BEGIN itself, so every transaction really is one: a write
-transaction starts with ``BEGIN IMMEDIATE`` and takes the database's write lock at once, which
-serialises writers without the lock-upgrade deadlocks a deferred BEGIN can run into. Reads use a
-plain deferred BEGIN and never wait for a writer; a read that is one statement (``ONE_STATEMENT``)
-needs no BEGIN at all. Statements go through :mod:`api.db.sqlite_driver` (one trip to the
-driver's thread each).
+``synchronous=FULL`` (a commit is synced to disk before it returns; ``NORMAL`` with
+``synchronous="normal"``, see :data:`SYNCHRONOUS`). The stdlib driver's own transaction
+handling is switched off and SQLAlchemy's ``begin`` emits the BEGIN itself, so every
+transaction really is one: a write transaction starts with ``BEGIN IMMEDIATE`` and takes the
+database's write lock at once, which serialises writers without the lock-upgrade deadlocks a
+deferred BEGIN can run into. Reads use a plain deferred BEGIN and never wait for a writer; a
+read that is one statement (``ONE_STATEMENT``) needs no BEGIN at all. Statements go through
+:mod:`api.db.sqlite_driver` (one trip to the driver's thread each).
+
+PostgreSQL: ``synchronous_commit`` is set on every connection (``on``, or ``off`` with
+``synchronous="normal"``), whatever the server's default is.
 
 Migrations on SQLite run with foreign keys off: batch mode recreates tables.
 """
@@ -33,6 +37,14 @@ statement's own implicit transaction (one consistent snapshot), so no BEGIN/COMM
 
 BUSY_TIMEOUT_MS = 30_000
 
+SYNCHRONOUS = ("full", "normal")
+"""How a commit reaches the disk. ``full``: every acknowledged write survives a power cut
+(SQLite ``synchronous=FULL``, PostgreSQL ``synchronous_commit=on``). ``normal``: faster; a crash
+of the process loses nothing, a power cut or a crash of the machine may lose the last writes
+acknowledged (SQLite ``synchronous=NORMAL`` in WAL mode, PostgreSQL ``synchronous_commit=off``).
+"""
+_POSTGRES_SYNCHRONOUS_COMMIT = {"full": "on", "normal": "off"}
+
 
 def _json_text(value: Any) -> str:
     return msgspec.json.encode(value).decode()
@@ -48,13 +60,20 @@ def asyncpg_dsn(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def create_engine(url: str, *, for_migrations: bool = False) -> AsyncEngine:
+def create_engine(url: str, *, synchronous: str = "full",
+                  for_migrations: bool = False) -> AsyncEngine:
+    if synchronous not in SYNCHRONOUS:
+        raise ValueError(f"synchronous must be one of {SYNCHRONOUS}, not {synchronous!r}")
     if url.startswith("sqlite"):
-        return _sqlite_engine(url, foreign_keys=not for_migrations)
-    return create_async_engine(url, pool_pre_ping=True, **JSON_CODECS)
+        return _sqlite_engine(url, synchronous=synchronous, foreign_keys=not for_migrations)
+    return create_async_engine(
+        url, pool_pre_ping=True,
+        connect_args={"server_settings": {
+            "synchronous_commit": _POSTGRES_SYNCHRONOUS_COMMIT[synchronous]}},
+        **JSON_CODECS)
 
 
-def _sqlite_engine(url: str, *, foreign_keys: bool) -> AsyncEngine:
+def _sqlite_engine(url: str, *, synchronous: str, foreign_keys: bool) -> AsyncEngine:
     engine = create_async_engine(
         url, module=OneTripDBAPI(), connect_args={"timeout": BUSY_TIMEOUT_MS / 1000},
         **JSON_CODECS)
@@ -66,7 +85,7 @@ def _sqlite_engine(url: str, *, foreign_keys: bool) -> AsyncEngine:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA foreign_keys={'ON' if foreign_keys else 'OFF'}")
         cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous.upper()}")
         cursor.close()
 
     @event.listens_for(engine.sync_engine, "begin")

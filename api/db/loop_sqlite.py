@@ -14,9 +14,10 @@ Nothing here may make the loop wait:
 * A write transaction runs from ``BEGIN IMMEDIATE`` to ``COMMIT`` without giving the loop up
   (every :class:`LoopStatements` call finishes before it returns), so no other request ever
   sees it half done, and writers of this process take turns on an asyncio lock before it.
-* ``synchronous=NORMAL`` in WAL mode: a commit appends to the WAL without an fsync. Checkpoints
-  (which do sync) are not run here (``wal_autocheckpoint=0``): :class:`api.db.database.Database`
-  runs them on a thread.
+* ``synchronous=NORMAL`` in WAL mode: a commit appends to the WAL without an fsync; the sync that
+  makes it durable runs on a thread (:mod:`api.db.group_sync`). Checkpoints (which do sync) are
+  not run here (``wal_autocheckpoint=0``): :class:`api.db.database.Database` runs them on a
+  thread.
 
 Reads use a second, read-only connection, each read one statement in its own implicit
 transaction: one committed snapshot, never a half-written state.
@@ -142,7 +143,7 @@ class LoopSQLite:
     """A reader and a writer connection to one SQLite file, used on the loop's thread."""
 
     def __init__(self, path: str, dialect: Dialect) -> None:
-        self._path = path
+        self.path = path
         self._dialect = dialect
         self._reader: LoopStatements | None = None
         self._writer: LoopStatements | None = None
@@ -159,7 +160,7 @@ class LoopSQLite:
         return cls(url.database, engine.dialect)
 
     def _connect(self, *pragmas: str) -> LoopStatements:
-        connection = sqlite3.connect(self._path, timeout=0, isolation_level=None,
+        connection = sqlite3.connect(self.path, timeout=0, isolation_level=None,
                                      check_same_thread=False)
         try:
             for pragma in pragmas:
