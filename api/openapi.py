@@ -5,6 +5,8 @@ the handlers' signatures, written into the document once the app is built.
   (:mod:`api.games.schemas`).
 - Request bodies take no unknown fields (``additionalProperties: false``) and ``game`` is one of
   the registry's ids.
+- Every error answer is documented as problem details (:mod:`api.problems`), whoever declared
+  it: a handler's ``responses`` or Litestar from its ``raises``.
 - Every response header has a schema (a string).
 - Answers that are not JSON say so: the CSV and HTML exports next to their JSON form, and the
   event streams as ``text/event-stream``.
@@ -84,6 +86,14 @@ def _document_media_types(app: Litestar) -> None:
         ok.content = content
 
 
+def _errors_as_problems(app: Litestar) -> None:
+    problem = {PROBLEM_MEDIA_TYPE: OpenAPIMediaType(schema=component_ref(ProblemBody.__name__))}
+    for operation in operations(app):
+        for status, response in (operation.responses or {}).items():
+            if int(status) >= 400 and isinstance(response, OpenAPIResponse):
+                response.content = dict(problem)
+
+
 def _type_headers(app: Litestar) -> None:
     for operation in operations(app):
         for response in (operation.responses or {}).values():
@@ -112,6 +122,7 @@ def complete(app: Litestar) -> None:
     components = app.openapi_schema.components
     components.schemas = {**(components.schemas or {}), **game_components()}
     _close_request_bodies(app)
+    _errors_as_problems(app)
     _type_headers(app)
     _document_media_types(app)
     _document_token_limit(app)

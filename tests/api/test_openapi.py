@@ -50,3 +50,18 @@ async def test_exports_and_event_streams_name_their_media_types(
         "application/json", "text/csv", "text/html"}
     assert media_types(document, f"{matches}/events") == {"text/event-stream"}
     assert media_types(document, f"{tournaments}/events") == {"text/event-stream"}
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_every_error_answer_is_documented_as_problem_details(
+    document: dict[str, Any],
+) -> None:
+    problem = {"application/problem+json": {
+        "schema": {"$ref": "#/components/schemas/ProblemBody"}}}
+    not_problems = [
+        f"{method.upper()} {path} {status}"
+        for path, item in document["paths"].items() for method, operation in item.items()
+        for status, response in operation["responses"].items()
+        if int(status) >= 400 and response.get("content") != problem
+    ]
+    assert not_problems == []
