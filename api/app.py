@@ -16,6 +16,7 @@ from litestar.types import Message, Scope
 from sqlalchemy import text
 
 from api import openapi
+from api.boundary import Boundary, allowed_methods
 from api.db.database import Database
 from api.db.engine import create_engine
 from api.db.session import provide_session
@@ -127,4 +128,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ),
     )
     openapi.complete(app)
+    app.asgi_handler = Boundary(app.asgi_handler, allowed_methods(app))
     return app

@@ -169,7 +169,8 @@ def http_exception_handler(_request: Request[Any, Any, Any], exc: HTTPException)
 
 
 def unexpected_exception_handler(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
-    log.exception("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
+    # %r: a logged value never starts a line of its own.
+    log.exception("unexpected error on %s %r", request.method, request.url.path, exc_info=exc)
     return problem_response(500, "The server could not answer this request.", [])
 
 

@@ -21,7 +21,8 @@ class GameController(Controller):
     @get("/{game_id:str}", operation_id="getGame", raises=[BadRequest, NotFound],
          responses=documented(NotFound))
     async def get_game(
-        self, game_id: Annotated[str, PathParameter(min_length=1, max_length=64)],
+        self, game_id: Annotated[str, PathParameter(min_length=1, max_length=64,
+                                                    pattern=r"^[A-Za-z0-9_-]+$")],
     ) -> dict[str, Any]:
         """One game's description."""
         game = registry.game_by_id(game_id)
