@@ -83,7 +83,8 @@ async def add_headers(message: Message, scope: Scope) -> None:
 
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
-    database = Database(create_engine(settings.database_url))
+    database = Database(create_engine(settings.database_url, synchronous=settings.synchronous),
+                        synchronous=settings.synchronous)
     broker = create_broker(settings)
 
     @asynccontextmanager

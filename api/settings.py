@@ -35,6 +35,8 @@ from urllib.parse import urlsplit
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
+from api.db.engine import SYNCHRONOUS
+
 PREFIX = "TAFELRUNDE_"
 TEST_PREFIX = "TAFELRUNDE_TEST_"
 API_DIR = Path(__file__).resolve().parent
@@ -153,6 +155,10 @@ class Settings:
     auth_failures_per_minute: int = setting(
         20, whole("a whole number", 0), "refused tokens per address and minute before 429 (0: off)")
     pwa_dir: Path = setting(APP, app_folder, "where the app's files are served from")
+    synchronous: str = setting(
+        "full", one_of(*SYNCHRONOUS),
+        "full: every write answered as stored survives a power cut; normal: faster, a power cut "
+        "may lose the last writes answered")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None,

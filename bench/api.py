@@ -6,6 +6,10 @@ of the same app (``/api/v1/ping``, which touches no database: the ceiling), read
 and recording a round of Tschau Sepp. Prints throughput, p50 and p99 latency, and throughput as
 a ratio to the ceiling (targets: reading >= 0.5, recording >= 0.25).
 
+Recording runs twice: with the default ``TAFELRUNDE_SYNCHRONOUS=full`` (every round answered is
+on disk: a power cut loses none) and, on a second server, with ``normal`` (a commit is not
+synced; a power cut may lose the last rounds answered). The last line is what ``full`` costs.
+
 The load generator is a small raw-HTTP/1.1 client, so that the client's own cost (it shares the
 machine's cores with the server) stays low and is the same for every endpoint. A table plays
 at most 20 games before its clients move to a new one, so matches have realistic lengths.
@@ -130,7 +134,8 @@ async def connect_when_up(port: int) -> Connection:
     raise SystemExit("the server did not start")
 
 
-async def benchmark(port: int, clients: int, seconds: float) -> list[Run]:
+async def benchmark(port: int, clients: int, seconds: float, *,
+                    recording_only: bool = False) -> list[Run]:
     setup = await connect_when_up(port)
 
     async def ping_step(_connection: Connection) -> Step:
@@ -167,11 +172,14 @@ async def benchmark(port: int, clients: int, seconds: float) -> list[Run]:
         return step
 
     await drive(port, clients, min(seconds, 2.0), "warm-up", ping_step)
-    runs = [
-        await drive(port, clients, seconds, "do-nothing (ping)", ping_step),
-        await drive(port, clients, seconds, "read a match", read_step),
-        await drive(port, clients, seconds, "record a round", record_step),
-    ]
+    if recording_only:
+        runs = [await drive(port, clients, seconds, "record (sync normal)", record_step)]
+    else:
+        runs = [
+            await drive(port, clients, seconds, "do-nothing (ping)", ping_step),
+            await drive(port, clients, seconds, "read a match", read_step),
+            await drive(port, clients, seconds, "record a round", record_step),
+        ]
     setup.close()
     return runs
 
@@ -189,13 +197,12 @@ def free_port() -> int:
         return port
 
 
-def main() -> int:
-    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    options.add_argument("--seconds", type=float, default=10.0, help="per endpoint (10)")
-    options.add_argument("--clients", type=int, default=32, help="concurrent clients (32)")
-    args = options.parse_args()
+def served(clients: int, seconds: float, synchronous: str) -> list[Run]:
+    """The benchmark against a new server on a new SQLite file (only recording unless
+    ``synchronous`` is the default)."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAFELRUNDE_")}
+    env["TAFELRUNDE_SYNCHRONOUS"] = synchronous
     with tempfile.TemporaryDirectory() as cwd:
         server = subprocess.Popen(
             [sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
@@ -203,13 +210,23 @@ def main() -> int:
         )
         try:
             assert server.stdout is not None
-            print(server.stdout.readline().strip())
-            runs = asyncio.run(benchmark(port, args.clients, args.seconds))
+            print(server.stdout.readline().strip(), f"(synchronous={synchronous})")
+            return asyncio.run(benchmark(port, clients, seconds,
+                                         recording_only=synchronous != "full"))
         finally:
             server.terminate()
             server.wait(timeout=15)
             if server.stdout is not None:
                 server.stdout.close()
+
+
+def main() -> int:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("--seconds", type=float, default=10.0, help="per endpoint (10)")
+    options.add_argument("--clients", type=int, default=32, help="concurrent clients (32)")
+    args = options.parse_args()
+    runs = served(args.clients, args.seconds, "full")
+    runs += served(args.clients, args.seconds, "normal")
     ceiling = runs[0].throughput
     print(f"{args.clients} clients, {args.seconds:g} s per endpoint, one server process, SQLite")
     print(f"{'endpoint':<22}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'ratio':>8}")
@@ -218,6 +235,9 @@ def main() -> int:
               f"{run.percentile(0.99):>9.1f}{run.throughput / ceiling:>8.2f}")
     print(f"median latency overall: "
           f"{statistics.median(x for r in runs for x in r.latencies) * 1000:.1f} ms")
+    full, normal = runs[2], runs[3]
+    print(f"synchronous=full records {full.throughput / normal.throughput:.2f}x the rounds per "
+          f"second of normal, p50 {full.percentile(0.5) - normal.percentile(0.5):+.1f} ms")
     return 0
 
 

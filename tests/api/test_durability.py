@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from litestar.testing import AsyncTestClient
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
+from api.app import create_app
 from api.db import group_sync
 from api.db.database import Database
 from api.db.engine import create_engine
@@ -141,3 +143,9 @@ async def test_postgresql_commits_synchronously_even_where_the_server_default_is
             assert shown == expected
     finally:
         await run_statement(postgres_url, f'ALTER DATABASE "{name}" RESET synchronous_commit')
+
+
+@ON_SQLITE
+def test_the_setting_chooses_how_the_app_commits(settings: Settings) -> None:
+    assert create_app(settings).state.database.group_sync is not None
+    assert create_app(replace(settings, synchronous="normal")).state.database.group_sync is None

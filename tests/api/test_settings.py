@@ -41,12 +41,14 @@ def test_every_variable_is_read_into_its_type(tmp_path: Path) -> None:
         "TAFELRUNDE_MAX_BODY_BYTES": "1048576",
         "TAFELRUNDE_AUTH_FAILURES_PER_MINUTE": "0",
         "TAFELRUNDE_PWA_DIR": str(tmp_path),
+        "TAFELRUNDE_SYNCHRONOUS": "normal",
     })
     assert settings == Settings(
         database_url="postgresql+asyncpg://club@db.example/tafelrunde", host="0.0.0.0",
         port=8080, live_backend="postgres",
         cors_origins=("https://club.example", "http://localhost:5173"),
-        max_body_bytes=1_048_576, auth_failures_per_minute=0, pwa_dir=tmp_path)
+        max_body_bytes=1_048_576, auth_failures_per_minute=0, pwa_dir=tmp_path,
+        synchronous="normal")
 
 
 def test_a_size_with_a_unit_is_refused_rather_than_guessed() -> None:
