@@ -121,6 +121,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         if settings.cors_origins else None,
         openapi_config=OpenAPIConfig(
             title="Tafelrunde", version="1.0.0", path="/schema",
+            render_plugins=list(openapi.RENDER_PLUGINS),
             description="Score-keeping for card games at a real table.",
             components=Components(security_schemes={"bearer": SecurityScheme(
                 type="http", scheme="bearer",

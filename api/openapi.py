@@ -13,7 +13,10 @@ the handlers' signatures, written into the document once the app is built.
 - Every operation that takes a token may answer 429 (:mod:`api.ratelimit`).
 """
 
-from litestar import Litestar
+from typing import Any
+
+from litestar import Litestar, Request
+from litestar.openapi.plugins import JsonRenderPlugin, OpenAPIRenderPlugin
 from litestar.openapi.spec import (
     OpenAPIHeader,
     OpenAPIMediaType,
@@ -26,13 +29,40 @@ from litestar.openapi.spec import (
 
 from api.games.schemas import game_components
 from api.matches import schemas as match_schemas
-from api.problems import PROBLEM_MEDIA_TYPE, ProblemBody
+from api.problems import PROBLEM_MEDIA_TYPE, FieldProblem, NotFound, ProblemBody
 from api.tournaments import schemas as tournament_schemas
 from scoring import registry
 
 CLOSED_REQUEST_BODIES = (match_schemas.NewMatch, *tournament_schemas.CLOSED_REQUEST_BODIES)
 GAME_FIELDS = ((match_schemas.NewMatch, "game"), (tournament_schemas.NewTournament, "game"),
                (tournament_schemas.BackupSettings, "game"))
+
+
+DOCUMENT_PATH = "/openapi.json"
+VIEWER_PATHS = ("/swagger", "/redoc", "/elements", "/rapidoc", "/scalar", "/openapi.yaml",
+                "/openapi.yml", "/oauth2-redirect.html")
+
+
+class ViewersNotServed(OpenAPIRenderPlugin):
+    """The HTML viewers Litestar can serve, answered with a 404 problem that points to the
+    document instead: each viewer loads its scripts from a CDN, which the content security
+    policy forbids and a tournament room without internet cannot reach, so they showed a blank
+    page. Any OpenAPI viewer or client generator reads ``/schema/openapi.json``."""
+
+    def __init__(self) -> None:
+        super().__init__(path=VIEWER_PATHS)
+
+    def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
+        raise NotFound(
+            "This server serves its API reference as the OpenAPI document only: "
+            "/schema/openapi.json.",
+            errors=[FieldProblem("", "reference_page_not_served",
+                                 "open /schema/openapi.json with any OpenAPI viewer",
+                                 {"document": "/schema/openapi.json"})])
+
+
+RENDER_PLUGINS = (JsonRenderPlugin(path=[DOCUMENT_PATH]), ViewersNotServed())
+"""``/schema`` and ``/schema/openapi.json`` answer the document; see :class:`ViewersNotServed`."""
 
 
 def component_ref(name: str) -> Reference:

@@ -11,6 +11,8 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from openapi_spec_validator import validate
 
+from tests.conftest import problem
+
 Client = AsyncTestClient[Litestar]
 
 
@@ -65,3 +67,16 @@ async def test_every_error_answer_is_documented_as_problem_details(
         if int(status) >= 400 and response.get("content") != problem
     ]
     assert not_problems == []
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_schema_answers_the_document_and_no_page_is_blank(
+    client: Client, document: dict[str, Any],
+) -> None:
+    root = await client.get("/schema")
+    assert (root.status_code, root.json()) == (200, document)
+    for page in ("/schema/swagger", "/schema/redoc", "/schema/elements", "/schema/rapidoc",
+                 "/schema/openapi.yaml"):
+        answer = await client.get(page)
+        body = problem(answer, 404)
+        assert body["errors"][0]["params"]["document"] == "/schema/openapi.json", page
