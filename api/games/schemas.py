@@ -36,6 +36,7 @@ RoundResult = Annotated[dict[str, Any], GamePart.RESULT]
 RoundTotals = Annotated[dict[str, Any], GamePart.TOTALS]
 MatchStanding = Annotated[dict[str, Any], GamePart.STANDING]
 
+WRAPPED_ENTRY = "WrappedRoundEntry"
 _KEYWORDS = {
     "type": "type", "title": "title", "description": "description", "enum": "enum",
     "const": "const", "minimum": "minimum", "maximum": "maximum", "minItems": "min_items",
@@ -109,9 +110,11 @@ def game_components() -> dict[str, Schema]:
            [game.entry for game in shapes])
     components.schemas[GamePart.BODY.value] = Schema(
         title=GamePart.BODY.value, description="A round entry, or the entry under 'entry'",
-        any_of=[ref(GamePart.ENTRY.value), Schema(
-            type=OpenAPIType.OBJECT, properties={"entry": ref(GamePart.ENTRY.value)},
-            required=["entry"], additional_properties=False)])
+        any_of=[ref(GamePart.ENTRY.value), ref(WRAPPED_ENTRY)])
+    components.schemas[WRAPPED_ENTRY] = Schema(
+        title=WRAPPED_ENTRY, type=OpenAPIType.OBJECT,
+        properties={"entry": ref(GamePart.ENTRY.value)}, required=["entry"],
+        additional_properties=False)
     _union(components, GamePart.RESULT, "A round's result in the match's game",
            [game.result for game in shapes])
     _union(components, GamePart.TOTALS, "The running totals after a round",

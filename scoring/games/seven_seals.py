@@ -143,7 +143,8 @@ _PREDICTION = obj({"seals": array(string(COLOURS), description="One colour per t
                   {"taken_from": obj({}, dict.fromkeys(COLOURS, _GIVERS),
                                      description="Per colour the middle was out of, whom the "
                                                  "seals came from"),
-                   "saboteur": constant(False)}, title="SevenSealsPrediction")
+                   "saboteur": boolean("false, or left out, for a prediction")},
+                  title="SevenSealsPrediction")
 _SABOTEUR_BID = obj({"saboteur": constant(True)}, title="SevenSealsSaboteur")
 SHAPES = GameShapes(
     entry=obj({
