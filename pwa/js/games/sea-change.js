@@ -83,7 +83,9 @@ export function entryForm({ match, game, initial, guide }) {
     if (state.final_trump) entry.final_trump = state.final_trump;
     if (state.trump_zero != null) entry.trump_zero = state.trump_zero;
     if (solo) entry.has_eight = state.has_eight;
-    if (state.guide?.needs_tricks || state.tricks.some((x) => x !== '')) {
+    // Tricks are shown whenever a tie may need them, but sent only when typed: a tie the trump 0
+    // breaks needs none, and the API names the field when a tie does.
+    if (state.tricks.some((x) => x !== '')) {
       entry.tricks = state.tricks.map((x) => (x === '' ? null : Number(x)));
     }
     return entry;
