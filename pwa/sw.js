@@ -1,10 +1,12 @@
 // Service worker: the shell from a versioned cache, API reads network-first with the last answer
 // as fallback, writes never cached; background sync replays the outbox.
+import { OFFLINE_PROBLEM } from './js/api.js';
 import { replay } from './js/outbox.js';
 
-const VERSION = 'tafelrunde-v2';
+const VERSION = 'tafelrunde-v3';
 const PRECACHE = [
-  './', 'index.html', 'manifest.webmanifest', 'css/app.css', 'i18n/de.json', 'i18n/en.json',
+  './', 'index.html', 'manifest.webmanifest', 'css/app.css',
+  'i18n/de.json', 'i18n/en.json', 'i18n/fr.json', 'i18n/it.json',
   'icons/icon.svg', 'icons/icon-192.png', 'icons/icon-512.png', 'icons/maskable-512.png',
   'js/app.js', 'js/api.js', 'js/dom.js', 'js/form.js', 'js/i18n.js', 'js/live.js', 'js/match-view.js',
   'js/outbox.js', 'js/qr.js', 'js/router.js', 'js/store.js',
@@ -39,7 +41,8 @@ async function networkFirst(request) {
   } catch {
     const cached = await cache.match(request);
     if (cached) return cached;
-    return new Response(JSON.stringify({ title: 'offline', status: 503, detail: 'offline' }),
+    // The page shows its own words for this (api.js turns it into Unreachable).
+    return new Response(JSON.stringify({ type: OFFLINE_PROBLEM, title: 'Offline', status: 503 }),
       { status: 503, headers: { 'Content-Type': 'application/problem+json' } });
   }
 }

@@ -1,17 +1,33 @@
 // Fetch wrapper for /api/v1: JSON in and out, the match's token as Authorization, problem details
-// turned into a Problem whose `errors` name the fields. Every write names this device (X-Device-Id).
+// turned into a Problem whose `errors` name the fields. Every request asks for the app's language
+// (Accept-Language), so the API's words (problems, reasons, option help) arrive ready to show;
+// every write names this device (X-Device-Id).
+import { h } from './dom.js';
+import { language } from './i18n.js';
 import { deviceId, readToken, writeToken } from './store.js';
 
 const BASE = '/api/v1';
+/** The problem type of the service worker's answer to a read it could neither fetch nor find cached. */
+export const OFFLINE_PROBLEM = 'tafelrunde:offline';
 
 export class Problem extends Error {
   constructor(status, body) {
-    const detail = (body && (body.detail || body.title)) || `HTTP ${status}`;
-    super(detail);
+    super((body && (body.detail || body.title)) || '');
     this.status = status;
     this.errors = (body && Array.isArray(body.errors)) ? body.errors : [];
   }
 }
+
+/**
+ * The address of an API resource a link opens itself (a download, a printable page in a new tab):
+ * such a request carries no header of ours, so the address names the language (?lang=).
+ */
+export function apiLink(path) {
+  return `${BASE}${path}${path.includes('?') ? '&' : '?'}lang=${language()}`;
+}
+
+/** The list separator a spreadsheet expects in this language (a semicolon where the decimal mark is a comma). */
+export const csvSeparator = () => (language() === 'en' ? ',' : ';');
 
 /** The request never reached the server (offline, DNS, connection reset). */
 export class Unreachable extends Error {}
@@ -26,7 +42,7 @@ export function authHeaders(token) {
  */
 export async function call(path, { method = 'GET', body, match, write = false, headers = {} } = {}) {
   const token = match ? (write ? writeToken(match) : readToken(match)) : null;
-  const all = { Accept: 'application/json', ...authHeaders(token), ...headers };
+  const all = { Accept: 'application/json', 'Accept-Language': language(), ...authHeaders(token), ...headers };
   if (method !== 'GET') all['X-Device-Id'] = deviceId();
   if (body !== undefined) all['Content-Type'] = 'application/json';
   let response;
@@ -44,14 +60,33 @@ export async function readResponse(response) {
   if (response.status === 204) return null;
   const type = response.headers.get('content-type') || '';
   const data = type.includes('json') ? await response.json().catch(() => null) : null;
+  if (data?.type === OFFLINE_PROBLEM) throw new Unreachable('unreachable');
   if (!response.ok) throw new Problem(response.status, data);
   return data;
 }
 
-let gamesCache = null;
+/** Saves what an authorised GET returns (a private export, a backup) as `filename`. */
+export async function download(path, filename, token) {
+  let response;
+  try {
+    response = await fetch(apiLink(path), { headers: { 'Accept-Language': language(), ...authHeaders(token) } });
+  } catch {
+    throw new Unreachable('unreachable');
+  }
+  if (!response.ok) await readResponse(response);
+  const url = URL.createObjectURL(await response.blob());
+  h('a', { href: url, download: filename }).click();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+/** The games as the API describes them, read once per language (their option help is in it). */
+const gamesByLanguage = new Map();
 export async function games() {
-  gamesCache ??= call('/games').catch((error) => { gamesCache = null; throw error; });
-  return gamesCache;
+  const lang = language();
+  if (!gamesByLanguage.has(lang)) {
+    gamesByLanguage.set(lang, call('/games').catch((error) => { gamesByLanguage.delete(lang); throw error; }));
+  }
+  return gamesByLanguage.get(lang);
 }
 
 export async function game(id) {

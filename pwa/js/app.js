@@ -1,5 +1,6 @@
 // Boot: language, routes, outbox replay (on start and when the connection returns), service worker.
-import { language, otherLanguage, preferredLanguage, t, useLanguage } from './i18n.js';
+import { LANGUAGES, LANGUAGE_NAMES, language, preferredLanguage, t, useLanguage } from './i18n.js';
+import { h, replace } from './dom.js';
 import { render, route, start } from './router.js';
 import { replay } from './outbox.js';
 import { startScreen } from './screens/start.js';
@@ -48,10 +49,12 @@ route(/^\/t\/([^/]+)\/board$/, later('./tournaments/board.js', 'boardScreen'));
 route(/^\/t\/([^/]+)\/r\/(\d+)\/cards$/, later('./tournaments/cards.js', 'cardsScreen'));
 route(/^\/t\/([^/]+)\/p\/(\d+)$/, later('./tournaments/player.js', 'playerScreen'));
 
+/** The language picker: each language named in itself, the current one chosen. */
 function labelChrome() {
-  const toggle = document.getElementById('lang');
-  toggle.textContent = otherLanguage().toUpperCase();
-  toggle.setAttribute('aria-label', t('app.switch_language'));
+  const picker = document.getElementById('lang');
+  replace(picker, LANGUAGES.map((lang) => h('option', { value: lang, lang, selected: lang === language() },
+    LANGUAGE_NAMES[lang])));
+  picker.setAttribute('aria-label', t('app.language'));
   document.querySelector('.brand').setAttribute('aria-label', t('app.home'));
   showNetwork();
 }
@@ -69,10 +72,11 @@ function replayOutbox() {
 async function boot() {
   await useLanguage(preferredLanguage());
   labelChrome();
-  document.getElementById('lang').addEventListener('click', async () => {
-    await useLanguage(otherLanguage(), true);
+  document.getElementById('lang').addEventListener('change', async (event) => {
+    await useLanguage(event.target.value, true);
     labelChrome();
-    render();
+    await render();
+    document.body.dataset.ready = language();
   });
   addEventListener('online', () => { showNetwork(); replayOutbox(); });
   addEventListener('offline', showNetwork);

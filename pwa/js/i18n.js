@@ -1,46 +1,83 @@
-// Strings live in i18n/<lang>.json; German when the browser prefers it, switchable and remembered.
-const LANGS = ['de', 'en'];
+// The app's own words and how they are shown. Strings live in i18n/<lang>.json as flat keys; a
+// value that depends on a count is an object of plural forms (Intl.PluralRules categories, `other`
+// required) chosen by the `n` parameter. Numbers, lists and dates follow the reader's locale.
+// The app starts in the phone's language, remembers a choice, and asks the API for the same one.
+// Decision: numbers use the phone's own regional format when its language is the app's (a Swiss
+// phone set to German shows 0.33 and 1’234, a German one 0,33 and 1.234); otherwise the language's.
+export const LANGUAGES = ['de', 'fr', 'it', 'en'];
+/** Each language named in itself, as a language picker shows them. */
+export const LANGUAGE_NAMES = { de: 'Deutsch', fr: 'Français', it: 'Italiano', en: 'English' };
+const FALLBACK = 'en';
 const KEY = 'tafelrunde.lang';
+const ALIASES = { gsw: 'de' }; // Swiss German phones read German
+
 let strings = {};
-let current = 'en';
+let current = FALLBACK;
+let locale = FALLBACK;
+let plurals = new Intl.PluralRules(FALLBACK);
+
+const phoneTags = () => (navigator.languages?.length ? navigator.languages : [navigator.language || FALLBACK]);
+const primary = (tag) => String(tag).split(/[-_]/)[0].toLowerCase();
+const languageOf = (tag) => ALIASES[primary(tag)] ?? primary(tag);
+
+/** The first supported language among BCP 47 tags (de-CH → de), else English. */
+export function languageFor(tags) {
+  return tags.map(languageOf).find((lang) => LANGUAGES.includes(lang)) ?? FALLBACK;
+}
 
 export function preferredLanguage() {
   const chosen = localStorage.getItem(KEY);
-  if (LANGS.includes(chosen)) return chosen;
-  for (const tag of navigator.languages || [navigator.language]) {
-    const base = String(tag).slice(0, 2).toLowerCase();
-    if (LANGS.includes(base)) return base;
-  }
-  return 'en';
+  return LANGUAGES.includes(chosen) ? chosen : languageFor(phoneTags());
+}
+
+/** The phone's tag for `lang` with its region (gsw-CH → de-CH), or `lang` itself. */
+function localeFor(lang) {
+  const own = phoneTags().find((tag) => languageOf(tag) === lang);
+  if (!own) return lang;
+  const tag = [lang, ...String(own).split(/[-_]/).slice(1)].join('-');
+  return Intl.NumberFormat.supportedLocalesOf(tag).length ? tag : lang;
 }
 
 export async function useLanguage(lang, remember = false) {
   const response = await fetch(`i18n/${lang}.json`);
   strings = await response.json();
   current = lang;
+  locale = localeFor(lang);
+  plurals = new Intl.PluralRules(locale);
   document.documentElement.lang = lang;
   if (remember) localStorage.setItem(KEY, lang);
 }
 
+/** The app's language: also what every API request asks for (Accept-Language, ?lang=). */
 export const language = () => current;
-export const otherLanguage = () => (current === 'de' ? 'en' : 'de');
 export const has = (key) => key in strings;
 
+export function number(value, options = {}) {
+  return new Intl.NumberFormat(locale, options).format(value);
+}
+
+/** "Ann, Ben und Cid": names joined as the language joins them. */
+export function list(values) {
+  return new Intl.ListFormat(locale, { type: 'conjunction' }).format(values.map(String));
+}
+
+export function dateTime(value) {
+  return new Date(value).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** The string of `key` with {name} placeholders filled: numbers and lists in the locale's format. */
 export function t(key, params = {}) {
-  const text = strings[key] ?? key;
+  let text = strings[key] ?? key;
+  if (typeof text === 'object') text = text[plurals.select(params.n)] ?? text.other;
   return text.replace(/\{(\w+)\}/g, (whole, name) => {
     const value = params[name];
     if (value == null) return whole;
-    return Array.isArray(value) ? value.join(', ') : String(value);
+    if (typeof value === 'number') return number(value);
+    return Array.isArray(value) ? list(value) : String(value);
   });
 }
 
 /** An API problem entry or a reason: translated by code + params, else the API's own message. */
 export function explain(item) {
-  const key = `code.${item.code}`;
-  return has(key) ? t(key, item.params || {}) : item.message;
-}
-
-export function number(value) {
-  return new Intl.NumberFormat(current).format(value);
+  return has(`code.${item.code}`) ? t(`code.${item.code}`, item.params || {}) : item.message;
 }

@@ -1,6 +1,8 @@
 // Change events of one match. EventSource cannot send an Authorization header, so a private
-// match is followed with a streaming fetch that parses the same text/event-stream.
+// match is followed with a streaming fetch that parses the same text/event-stream. Like every
+// request to the API, both name the app's language (EventSource by ?lang=, it sends no headers).
 import { authHeaders } from './api.js';
+import { language } from './i18n.js';
 import { readToken } from './store.js';
 
 const RETRY_MS = 2000;
@@ -13,7 +15,7 @@ export function follow(id, isPrivate, onChange) {
 /** Any event stream of the API (a match's, a tournament's); a token makes it a streaming fetch. */
 export function followEvents(url, token, onChange) {
   if (!token && typeof EventSource === 'function') {
-    const source = new EventSource(url);
+    const source = new EventSource(`${url}?lang=${language()}`);
     source.addEventListener('change', (event) => onChange(parse(event.data)));
     return () => source.close();
   }
@@ -29,7 +31,8 @@ function parse(data) {
 async function streamEvents(url, token, signal, onChange) {
   while (!signal.aborted) {
     try {
-      const response = await fetch(url, { headers: { Accept: 'text/event-stream', ...authHeaders(token) }, signal });
+      const response = await fetch(url, { headers: { Accept: 'text/event-stream',
+        'Accept-Language': language(), ...authHeaders(token) }, signal });
       if (!response.ok || !response.body) throw new Error(String(response.status));
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';

@@ -2,7 +2,7 @@
 // the round-by-round sheet, and error pages for unknown or private matches.
 import { Problem, game as loadGame, getMatch } from './api.js';
 import { h, replace } from './dom.js';
-import { explain, t } from './i18n.js';
+import { explain, number, t } from './i18n.js';
 import { gameModule } from './games/index.js';
 import { rememberMatch, writeToken } from './store.js';
 
@@ -30,6 +30,9 @@ export function header(view, active) {
       href, 'aria-current': key === active ? 'page' : null }, t(`nav.${key}`)))));
 }
 
+/** A standings row's name; the solo AI's side has no player, so the app names it in its language. */
+export const sideName = (match, row) => (row.team == null && !match.players[row.seat] ? t('sc.ai') : row.name);
+
 export function standingsTable(match) {
   const rows = match.standings;
   const columns = rows.length ? Object.keys(rows[0]).filter((k) => !FIXED.has(k)) : [];
@@ -39,8 +42,8 @@ export function standingsTable(match) {
       h('th', { scope: 'col' }, t('standings.name')),
       columns.map((c) => h('th', { scope: 'col', class: 'num' }, t(`total.${c}`))))),
     h('tbody', {}, rows.map((row) => h('tr', { 'data-rank': row.rank },
-      h('td', {}, `${row.rank}.`), h('th', { scope: 'row' }, row.name),
-      columns.map((c) => h('td', { class: 'num', 'data-total': c }, String(row[c])))))));
+      h('td', {}, `${row.rank}.`), h('th', { scope: 'row' }, sideName(match, row)),
+      columns.map((c) => h('td', { class: 'num', 'data-total': c }, number(row[c])))))));
 }
 
 export function roundSheet(view, { edit = false } = {}) {
@@ -71,7 +74,7 @@ export function problemText(error) {
     if (error.status === 401 || error.status === 403) return t('error.private');
     if (error.status === 412) return t('error.stale');
     if (error.errors.length) return error.errors.map(explain).join(' ');
-    return error.message;
+    return error.message || t('error.http', { status: error.status });
   }
   return t('error.offline');
 }

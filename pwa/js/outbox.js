@@ -5,6 +5,7 @@
 // (order matters: round 5 must not overtake round 4); a 4xx answer moves it to `rejected` with the
 // problem so the page can show it; a 2xx removes it. Writers on a match are told via a
 // BroadcastChannel so every open page refreshes.
+import { language } from './i18n.js';
 import { deviceId } from './store.js';
 
 const DB = 'tafelrunde';
@@ -39,8 +40,9 @@ async function run(store, mode, work) {
 const all = (store) => run(store, 'readonly', (s) => s.getAll());
 
 export async function enqueue({ matchId, body, token }) {
-  // The device id is read here, in the page: the service worker has no localStorage.
-  const item = { matchId, body, token, device: deviceId(), key: crypto.randomUUID(),
+  // The device id and the language are read here, in the page: the service worker knows neither,
+  // and a round it replays must still be answered in the words of whoever entered it.
+  const item = { matchId, body, token, device: deviceId(), lang: language(), key: crypto.randomUUID(),
     at: new Date().toISOString() };
   item.seq = await run(OUTBOX, 'readwrite', (s) => s.add(item));
   announce(matchId);
@@ -69,6 +71,7 @@ async function send(item) {
       'Content-Type': 'application/json', Accept: 'application/json',
       'Idempotency-Key': item.key, ...(item.token ? { Authorization: `Bearer ${item.token}` } : {}),
       ...(item.device ? { 'X-Device-Id': item.device } : {}),
+      ...(item.lang ? { 'Accept-Language': item.lang } : {}),
     },
     body: JSON.stringify(item.body),
   });

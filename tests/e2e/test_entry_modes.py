@@ -35,6 +35,11 @@ def guide(server: Any, match: dict[str, Any], entry: dict[str, Any]) -> dict[str
     return answer
 
 
+def points_text(points: int) -> str:
+    """A pile's points as the app says them: "1 point", "-1 point", "5 points"."""
+    return f"{points} point" if abs(points) == 1 else f"{points} points"
+
+
 def tap_cards(page: Any, cards: list[str]) -> None:
     for card in cards:
         page.locator(f"[data-card='{card}']").click()
@@ -63,14 +68,14 @@ def test_a_card_mode_round_is_entered_through_the_grid_with_the_guides_running_n
         partial["unassigned"])
     for side, points in enumerate(partial["pile_points"][:2]):
         expect(page.locator(f"[data-path='captured[{side}]'] .note")).to_have_text(
-            f"{points} points")
+            points_text(points))
     page.click("[data-path='captured[2]']")
     page.get_by_role("button", name=f"Give the {len(CID)} remaining cards to Cid").click()
     expect(free).to_have_count(0)
     whole = guide(server, match, {"final_trump": "red", "captured": [ANN, BEN, CID]})
     assert whole["complete"] is True
     expect(page.locator("[data-path='captured[2]'] .note")).to_have_text(
-        f"{whole['pile_points'][2]} points")
+        points_text(whole["pile_points"][2]))
     page.get_by_role("button", name="Save round").click()
     expect(page.get_by_role("link", name="Enter round 2")).to_be_visible()
     stored = server.get(f"/api/v1/matches/{match['id']}")["rounds"]

@@ -4,7 +4,7 @@
 // points. Decision: points mode is the default (fastest at a table that counts on paper); the
 // chosen mode is remembered per device.
 import { debounce, h, replace } from '../dom.js';
-import { t } from '../i18n.js';
+import { number, t } from '../i18n.js';
 import { cardGrid } from './card-grid.js';
 import { choice } from './controls.js';
 
@@ -24,7 +24,7 @@ export function sides(match) {
 
 export function roundCells(match, round) {
   const vp = round.result.vp || [];
-  return (round.result.scores || []).map((score, side) => `${score}${vp[side] ? ' ★' : ''}`);
+  return (round.result.scores || []).map((score, side) => `${number(score)}${vp[side] ? ' ★' : ''}`);
 }
 
 export const cardName = (id) => {

@@ -3,7 +3,7 @@
 // in the middle, who holds what, whites handed out) so a colour that is out is taken from a
 // holder with one tap; the penalty points always come from the API.
 import { h, replace } from '../dom.js';
-import { t } from '../i18n.js';
+import { number, t } from '../i18n.js';
 import { stepper } from './controls.js';
 
 const COLOURS = ['red', 'yellow', 'green', 'blue', 'violet'];
@@ -12,7 +12,7 @@ const SUPPLY = { red: 5, yellow: 3, green: 3, blue: 3, violet: 3, white: 4, blac
 export const sides = (match) => match.players.map((p) => ({ seats: [p.seat], name: p.name }));
 
 export function roundCells(match, round) {
-  return round.result.penalty.map((p, seat) => `${p}${round.result.exact?.[seat] ? ' ✓' : ''}`);
+  return round.result.penalty.map((p, seat) => `${number(p)}${round.result.exact?.[seat] ? ' ✓' : ''}`);
 }
 
 function supplyOf(game) {

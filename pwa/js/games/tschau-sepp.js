@@ -2,7 +2,7 @@
 // asks: a card grid (penalty points per hand from the guide) or points typed in; the `count`
 // table asks only how many cards. With `wins` scoring the winner is all there is to enter.
 import { debounce, h, replace } from '../dom.js';
-import { t } from '../i18n.js';
+import { number, t } from '../i18n.js';
 import { cardGrid } from './card-grid.js';
 import { choice, stepper } from './controls.js';
 
@@ -14,7 +14,7 @@ export const sides = (match) => match.players.map((p) => ({ seats: [p.seat], nam
 
 export function roundCells(match, round) {
   const winner = round.result.winner;
-  return round.result.penalty.map((p, seat) => (seat === winner ? '★' : String(p)));
+  return round.result.penalty.map((p, seat) => (seat === winner ? '★' : number(p)));
 }
 
 export const cardName = (id) => {

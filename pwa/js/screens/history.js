@@ -2,7 +2,7 @@
 // second tap, so a stray tap cannot undo), and the audit trail of who changed what.
 import { Problem, call } from '../api.js';
 import { h, replace, toast } from '../dom.js';
-import { t } from '../i18n.js';
+import { dateTime, t } from '../i18n.js';
 import { follow } from '../live.js';
 import { errorScreen, header, loadView, problemText, roundSheet } from '../match-view.js';
 
@@ -47,7 +47,7 @@ export async function historyScreen(root, id) {
         undo),
       trail.length > 0 && h('details', { class: 'panel' }, h('summary', {}, t('history.audit')),
         h('ol', { class: 'audit' }, trail.map((event) => h('li', {},
-          h('time', { datetime: event.at }, new Date(event.at).toLocaleString()), ' ',
+          h('time', { datetime: event.at }, dateTime(event.at)), ' ',
           t(`audit.${event.action}`, { n: event.round ?? '' }))))));
   }
   replace(root, header(view, 'history'), body);

@@ -5,11 +5,11 @@
 // rest (defaults that depend on the players stay right when the player count changes).
 import { Problem, call, games } from '../api.js';
 import { h, replace } from '../dom.js';
-import { t } from '../i18n.js';
+import { has, t } from '../i18n.js';
 import { showErrors } from '../form.js';
 import { go } from '../router.js';
 import { rememberMatch, rememberNames, rememberedNames, storeTokens } from '../store.js';
-import { errorScreen, gameName } from '../match-view.js';
+import { errorScreen, gameName, problemText } from '../match-view.js';
 
 const REMATCH_KEY = 'tafelrunde.rematch';
 
@@ -54,10 +54,9 @@ function optionField(spec, form) {
   const { game: g, options, players, redraw } = form;
   const path = `options.${spec.name}`;
   const id = `opt-${spec.name}`;
-  const label = t(`option.${g.id}.${spec.name}`) === `option.${g.id}.${spec.name}`
-    ? spec.name.replace(/_/g, ' ') : t(`option.${g.id}.${spec.name}`);
+  const label = has(`option.${g.id}.${spec.name}`) ? t(`option.${g.id}.${spec.name}`) : spec.name;
   const explain = h('p', { class: 'hint', id: `${id}-hint` }, spec.description,
-    spec.default_rule ? ` (${t('new.default')}: ${spec.default_rule})` : '');
+    spec.default_rule && ` ${t('new.default_rule', { rule: spec.default_rule })}`);
   const value = options[spec.name] ?? spec.default;
   const set = (v) => { options[spec.name] = v; redraw(); };
   let control;
@@ -70,7 +69,7 @@ function optionField(spec, form) {
     control = h('select', { id, 'aria-describedby': `${id}-hint`, onchange: (e) => set(e.target.value) },
       spec.default == null && h('option', { value: '' }, '—'),
       (spec.choices || []).map((c) => h('option', { value: c, selected: c === value },
-        t(`choice.${c}`) === `choice.${c}` ? c : t(`choice.${c}`))));
+        has(`choice.${c}`) ? t(`choice.${c}`) : c)));
   } else if (spec.kind === 'int') {
     control = h('input', { id, type: 'number', inputmode: 'numeric', min: spec.minimum, max: spec.maximum,
       value: value == null ? '' : String(value), placeholder: spec.default_rule ? t('new.automatic') : '',
@@ -90,7 +89,7 @@ function optionField(spec, form) {
       h('button', { type: 'button', 'aria-pressed': String(picked.has(c)), onclick: () => {
         if (picked.has(c)) picked.delete(c); else picked.add(c);
         set([...picked]);
-      } }, t(`sc.suit.${c}`) === `sc.suit.${c}` ? c : t(`sc.suit.${c}`))));
+      } }, has(`sc.suit.${c}`) ? t(`sc.suit.${c}`) : c)));
     return h('div', { class: 'field', 'data-path': path }, h('span', { class: 'label' }, label), control, explain);
   } else if (spec.kind === 'values_by_rank') {
     const ranks = g.ranks?.map((r) => (typeof r === 'string' ? r : r.id))
@@ -217,8 +216,7 @@ export async function newMatchScreen(root) {
       go(`#/m/${encodeURIComponent(match.id)}`);
     } catch (error) {
       submit.disabled = false;
-      showErrors(form, error instanceof Problem ? error.errors : [],
-        error instanceof Problem ? error.message : t('error.offline'));
+      showErrors(form, error instanceof Problem ? error.errors : [], problemText(error));
     }
   }
 

@@ -1,10 +1,11 @@
 // Share: a view link and (for whoever holds it) the edit link, each as a QR code with a copy
-// button; and the CSV export (semicolons for German spreadsheets).
+// button; and the CSV export (semicolons where spreadsheets expect them, words in the app's language).
+import { apiLink, csvSeparator, download } from '../api.js';
 import { h, replace, toast } from '../dom.js';
-import { language, t } from '../i18n.js';
+import { t } from '../i18n.js';
 import { qrSvg } from '../qr.js';
 import { tokensFor } from '../store.js';
-import { errorScreen, header, loadView } from '../match-view.js';
+import { errorScreen, header, loadView, problemText } from '../match-view.js';
 
 export function shareLinks(id) {
   const { token, view, organiser } = tokensFor(id);
@@ -15,19 +16,15 @@ export function shareLinks(id) {
 
 /** The export endpoint as a link; private matches fetch it with the token and save the blob. */
 export function exportLink(match) {
-  const semicolons = language() === 'de' ? '&sep=;' : '';
-  const url = `/api/v1/matches/${encodeURIComponent(match.id)}/export?format=csv${semicolons}`;
-  const link = h('a', { class: 'button secondary export', href: url, download: `${match.game}-${match.id}.csv` },
+  const path = `/matches/${encodeURIComponent(match.id)}/export?format=csv&sep=${encodeURIComponent(csvSeparator())}`;
+  const filename = `${match.game}-${match.id}.csv`;
+  const link = h('a', { class: 'button secondary export', href: apiLink(path), download: filename },
     t('share.export'));
   if (match.private) {
-    link.addEventListener('click', async (event) => {
+    link.addEventListener('click', (event) => {
       event.preventDefault();
       const { token, view } = tokensFor(match.id);
-      const response = await fetch(url, { headers: { Authorization: `Bearer ${token || view}` } });
-      const blobUrl = URL.createObjectURL(await response.blob());
-      const save = h('a', { href: blobUrl, download: link.getAttribute('download') });
-      save.click();
-      setTimeout(() => URL.revokeObjectURL(blobUrl), 10000);
+      download(path, filename, token || view).catch((error) => toast(problemText(error)));
     });
   }
   return link;

@@ -3,12 +3,13 @@
 import { h, replace } from '../dom.js';
 import { explain, t } from '../i18n.js';
 import { goFromHere } from '../router.js';
-import { errorScreen, header, loadView, roundSheet, standingsTable } from '../match-view.js';
+import { errorScreen, header, loadView, roundSheet, sideName, standingsTable } from '../match-view.js';
 import { prepareRematch } from './new-match.js';
 import { exportLink } from './share.js';
 
 export function winnerNames(match) {
-  return match.standings.filter((row) => match.winners.includes(row.team ?? row.seat)).map((row) => row.name);
+  return match.standings.filter((row) => match.winners.includes(row.team ?? row.seat))
+    .map((row) => sideName(match, row));
 }
 
 export async function winnerScreen(root, id) {
@@ -22,7 +23,7 @@ export async function winnerScreen(root, id) {
     h('section', { class: 'panel winner' },
       h('p', { class: 'trophy', 'aria-hidden': 'true' }, '★'),
       h('h2', { id: 'winner-names' }, t(names.length > 1 ? 'winner.shared' : 'winner.single',
-        { names: names.join(' & ') })),
+        { names })),
       match.reason && h('p', { class: 'reason', id: 'winner-reason' }, explain(match.reason)),
       standingsTable(match)),
     h('section', { class: 'panel' }, h('h2', {}, t('sheet.rounds')), roundSheet(view)),

@@ -7,7 +7,7 @@
 import { Problem, authHeaders, call } from '../api.js';
 import { debounce, h, replace } from '../dom.js';
 import { problemText } from '../match-view.js';
-import { language, t } from '../i18n.js';
+import { has, number, t } from '../i18n.js';
 import { followEvents } from '../live.js';
 import { organiserToken, rememberTournament, storeTokens, tournamentReadToken } from '../store.js';
 
@@ -34,8 +34,7 @@ export function followTournament(tournament, onChange) {
   return followEvents(`/api/v1${tournamentPath(tournament.id)}/events`, token, debounce(onChange, 150));
 }
 
-const decimals = () => new Intl.NumberFormat(language(), { maximumFractionDigits: 2 });
-export const formatNumber = (value) => (value == null ? '–' : decimals().format(value));
+export const formatNumber = (value) => (value == null ? '–' : number(value, { maximumFractionDigits: 2 }));
 
 export function playerNames(tournament) {
   return new Map(tournament.players.map((p) => [p.id, p.name]));
@@ -98,7 +97,7 @@ function tiebreakKeys(tournament, rows) {
   return [...chain, ...[...present].filter((key) => !chain.includes(key))];
 }
 
-export const tiebreakLabel = (key) => (t(`tt.tiebreak.${key}`) === `tt.tiebreak.${key}` ? key : t(`tt.tiebreak.${key}`));
+export const tiebreakLabel = (key) => (has(`tt.tiebreak.${key}`) ? t(`tt.tiebreak.${key}`) : key);
 
 export function standingsTable(tournament, standings, { links = true } = {}) {
   const keys = tiebreakKeys(tournament, standings.rows);
@@ -119,15 +118,6 @@ export function standingsTable(tournament, standings, { links = true } = {}) {
     h('td', { class: 'num', 'data-total': 'points' }, formatNumber(row.points)),
     h('td', { class: 'num' }, String(row.tables)),
     keys.map((key) => h('td', { class: 'num', 'data-tiebreak': key }, formatNumber(row.tiebreaks[key])))))));
-}
-
-/** Saves what an authorised GET returns (a backup, a private tournament's export). */
-export async function download(path, filename, token) {
-  const response = await fetch(`/api/v1${path}`, { headers: authHeaders(token) });
-  if (!response.ok) throw new Error(String(response.status));
-  const url = URL.createObjectURL(await response.blob());
-  h('a', { href: url, download: filename }).click();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
 export function tournamentProblem(error) {

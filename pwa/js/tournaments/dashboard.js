@@ -5,14 +5,14 @@
 // Decisions: the registration form is never redrawn by live updates, so typing is not lost; a
 // round starts with one tap, because the API refuses what cannot be seated and stores nothing then;
 // the players' link (QR) carries the view token of a private tournament.
-import { Problem } from '../api.js';
+import { Problem, apiLink, csvSeparator, download } from '../api.js';
 import { h, replace, toast } from '../dom.js';
-import { language, t } from '../i18n.js';
+import { t } from '../i18n.js';
 import { clearErrors, showErrors } from '../form.js';
 import { qrSvg } from '../qr.js';
 import { organiserToken, recentTournaments, tournamentReadToken } from '../store.js';
 import {
-  canStartRound, download, followTournament, loadStandings, loadTournament, organiserMatchLink,
+  canStartRound, followTournament, loadStandings, loadTournament, organiserMatchLink,
   playerNames, roundLine, standingsTable, stateBadge, tournamentCall, tournamentHeader,
   tournamentError, tournamentPath, tournamentProblem, tournamentRoute,
 } from './common.js';
@@ -29,27 +29,26 @@ function tableCard(tournament, round, table, names, organiser, onConfirm) {
 
 function exportsPanel(tournament, organiser) {
   const path = `${tournamentPath(tournament.id)}/export`;
-  const semicolons = language() === 'de' ? '&sep=;' : '';
   const token = organiser ? organiserToken(tournament.id) : tournamentReadToken(tournament.id);
   const link = (format, label, extra = '') => {
     const name = `tournament-${tournament.id}.${format}`;
-    const a = h('a', { class: 'button secondary', href: `/api/v1${path}?format=${format}${extra}`,
+    const a = h('a', { class: 'button secondary', href: apiLink(`${path}?format=${format}${extra}`),
       download: format === 'html' ? null : name, target: format === 'html' ? '_blank' : null,
       'data-export': format }, label);
     if (tournament.private) {
       a.addEventListener('click', (event) => {
         event.preventDefault();
-        download(`${path}?format=${format}${extra}`, name, token).catch(() => toast(t('error.offline')));
+        download(`${path}?format=${format}${extra}`, name, token).catch((error) => toast(tournamentProblem(error)));
       });
     }
     return a;
   };
   return h('section', { class: 'panel actions exports' }, h('h2', {}, t('tt.exports')),
-    link('csv', t('tt.export_csv'), semicolons), link('json', t('tt.export_json')),
+    link('csv', t('tt.export_csv'), `&sep=${encodeURIComponent(csvSeparator())}`), link('json', t('tt.export_json')),
     link('html', t('tt.export_html')),
     organiser && h('button', { type: 'button', class: 'secondary', 'data-export': 'backup', onclick: () =>
       download(`${tournamentPath(tournament.id)}/backup`, `tournament-${tournament.id}-backup.json`, token)
-        .catch(() => toast(t('error.offline'))) }, t('tt.backup')));
+        .catch((error) => toast(tournamentProblem(error))) }, t('tt.backup')));
 }
 
 function registerForm(id, onAdded) {

@@ -36,7 +36,9 @@ export async function playerScreen(root, id, playerId) {
         view.player.club && h('span', { class: 'note' }, view.player.club)),
       !view.player.active && h('p', { class: 'hint' }, t('tt.dropped_out')),
       h('p', { class: 'my-standing', id: 'my-standing' },
-        t('tt.my_standing', { rank: standing.rank, points: formatNumber(standing.points), tables: standing.tables }))),
+        t('tt.my_standing', { rank: standing.rank,
+          points: t('tt.my_points', { n: standing.points, points: formatNumber(standing.points) }),
+          tables: t('tt.my_tables', { n: standing.tables }) }))),
       h('section', { class: 'panel' }, h('h2', {}, t('tt.now')), currentTable(tournament, view.current, names)),
       h('section', { class: 'panel' }, h('h2', {}, t('tt.my_results')),
         view.tables.length === 0 ? h('p', { class: 'hint' }, t('tt.no_results'))

@@ -1,0 +1,127 @@
+"""The app's string catalogues (pwa/i18n/<lang>.json) against each other and against the code.
+
+Every language has every key, with the same placeholders and the same plural structure; a plural
+value has the forms its language needs; every key the code names exists and every key is used;
+and a German, French or Italian value equals the English one only where the word is the same in
+that language (names of games and cards, international words), so no copied English slips in.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+PWA = Path(__file__).resolve().parents[2] / "pwa"
+CATALOGUES = {path.stem: json.loads(path.read_text(encoding="utf-8"))
+              for path in sorted((PWA / "i18n").glob("*.json"))}
+ENGLISH: dict[str, Any] = CATALOGUES["en"]
+OTHERS = sorted(set(CATALOGUES) - {"en"})
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+PLURAL_CATEGORIES = {"zero", "one", "two", "few", "many", "other"}
+# In these languages the `one` form is used for exactly 1, so it may say "the last card" without
+# the number; in French `one` also covers 0 and 1.5, so there it must keep {n}.
+ONE_MEANS_ONE = {"de", "en", "it"}
+
+# Keys whose value is rightly the same as in English: names of games and cards, numbers, and words
+# these languages use as they are.
+SAME_AS_ENGLISH = {
+    "de": {"app.offline", "nav.home", "standings.name", "tt.player_name", "share.export_title",
+           "option.sea-change.teams", "ss.saboteur", "ts.rank.banner", "ts.rank.under",
+           "ts.rank.ober", "ts.short.koenig"},
+    "fr": {"new.options", "sc.mode.points", "ts.mode.points", "total.points", "tt.points",
+           "tt.tiebreak.points", "tt.tables", "tt.table_n", "tt.table", "tt.exports",
+           "sc.points", "ts.points", "tt.my_points", "tt.my_tables", "ss.saboteur",
+           "ss.colour.violet", "ts.suit.rosen",
+           "ts.rank.banner", "ts.rank.under", "ts.rank.ober"},
+    "it": {"app.offline", "ts.rank.banner", "ts.rank.under", "ts.rank.ober",
+           "game.seven-seals"},
+}
+SAME_EVERYWHERE = {"game.sea-change", "game.seven-seals", "game.tschau-sepp", "ts.rank.6",
+                   "ts.rank.7", "ts.rank.8", "ts.rank.9", "ts.short.6", "ts.short.7",
+                   "ts.short.8", "ts.short.9", "ts.short.banner", "ts.short.under",
+                   "ts.short.ober", "ts.short.ass"}
+
+SOURCES = {path: path.read_text(encoding="utf-8") for path in sorted((PWA / "js").rglob("*.js"))}
+NAMESPACES = {key.split(".")[0] for key in ENGLISH}
+QUOTED_KEY = re.compile(r"""['"]([a-z]+(?:\.[a-z0-9_-]+)+)['"]""")
+TEMPLATE_KEY = re.compile(r"\b(?:t|has)\(`([a-z]+(?:\.[a-z0-9_-]+)*\.)\$\{")
+
+
+def forms(value: Any) -> dict[str, str]:
+    return value if isinstance(value, dict) else {"": value}
+
+
+def placeholders(value: Any) -> set[str]:
+    return {name for text in forms(value).values() for name in PLACEHOLDER.findall(text)}
+
+
+def test_the_app_offers_exactly_the_languages_it_has_catalogues_for() -> None:
+    source = (PWA / "js" / "i18n.js").read_text(encoding="utf-8")
+    offered = re.search(r"export const LANGUAGES = \[([^\]]*)\]", source)
+    assert offered is not None
+    languages = sorted(re.findall(r"'(\w+)'", offered[1]))
+    assert languages == sorted(CATALOGUES) == ["de", "en", "fr", "it"]
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_every_language_has_every_key(lang: str) -> None:
+    catalogue = CATALOGUES[lang]
+    assert sorted(set(ENGLISH) - set(catalogue)) == [], "missing"
+    assert sorted(set(catalogue) - set(ENGLISH)) == [], "only in this language"
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_every_value_has_the_placeholders_and_plural_shape_of_the_english_one(lang: str) -> None:
+    wrong = [key for key, value in CATALOGUES[lang].items()
+             if placeholders(value) != placeholders(ENGLISH[key])
+             or isinstance(value, dict) != isinstance(ENGLISH[key], dict)]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGUES))
+def test_plural_values_have_the_forms_their_language_needs(lang: str) -> None:
+    for key, value in CATALOGUES[lang].items():
+        if not isinstance(value, dict):
+            continue
+        assert set(value) <= PLURAL_CATEGORIES, key
+        assert {"one", "other"} <= set(value), key
+        needed = placeholders(value)
+        for category, text in value.items():
+            missing = needed - set(PLACEHOLDER.findall(text))
+            if category == "one" and lang in ONE_MEANS_ONE:
+                missing -= {"n"}
+            assert not missing, f"{key}.{category} lacks {missing}"
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGUES))
+def test_no_value_is_empty_or_padded(lang: str) -> None:
+    bad = [key for key, value in CATALOGUES[lang].items()
+           for text in forms(value).values() if not text.strip() or text != text.strip()]
+    assert bad == []
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_a_value_equals_the_english_one_only_where_the_word_is_the_same(lang: str) -> None:
+    same = {key for key, value in CATALOGUES[lang].items() if value == ENGLISH[key]}
+    assert sorted(same - SAME_EVERYWHERE - SAME_AS_ENGLISH[lang]) == [], "copied from English?"
+    assert sorted(SAME_AS_ENGLISH[lang] - same) == [], "no longer the same: drop from the list"
+
+
+def test_every_key_the_code_names_exists() -> None:
+    named = {(path.name, key) for path, source in SOURCES.items()
+             for key in QUOTED_KEY.findall(source) if key.split(".")[0] in NAMESPACES}
+    assert sorted((file, key) for file, key in named if key not in ENGLISH) == []
+    prefixes = {prefix for source in SOURCES.values() for prefix in TEMPLATE_KEY.findall(source)}
+    assert sorted(p for p in prefixes if not any(key.startswith(p) for key in ENGLISH)) == []
+
+
+def test_every_key_is_used_by_the_code() -> None:
+    literal = {key for source in SOURCES.values() for key in QUOTED_KEY.findall(source)}
+    prefixes = {prefix for source in SOURCES.values() for prefix in TEMPLATE_KEY.findall(source)}
+    unused = [key for key in ENGLISH
+              if key not in literal and not any(key.startswith(p) for p in prefixes)]
+    assert unused == []
