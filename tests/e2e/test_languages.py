@@ -1,0 +1,214 @@
+"""The app in German, French and Italian, in chromium at 360×640 against a real server.
+
+A phone set to Swiss German, French or Italian starts the app in its language, plays a Sea Change
+match with a deliberate typo through to the winner, and on every screen on the way (start, new
+match, entry, the error at the field, the winner) no English shows: neither in the visible text
+nor in what a screen reader says (aria-label, title, placeholder, alt). Every API request of the
+phone asks for its language. The language picker switches and remembers; plural forms and
+numbers follow the reader's language and region.
+
+How English is found: every string of the English catalogue whose translation differs is cut at
+its placeholders into fragments (“{n} rounds played” → “rounds played”); a fragment that also
+occurs in the target language's catalogue (French “Table”) is not evidence and is dropped. Text
+marked with another language (the picker's “English”, lang="en") is the one place English belongs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import Phone, Server, phone_in_use
+
+pytestmark = pytest.mark.browser
+
+I18N = Path(__file__).resolve().parents[2] / "pwa" / "i18n"
+CATALOGUES: dict[str, dict[str, Any]] = {
+    path.stem: json.loads(path.read_text(encoding="utf-8")) for path in I18N.glob("*.json")}
+PHONES = {"de": "de-CH", "fr": "fr-CH", "it": "it-CH"}
+PLACEHOLDER = re.compile(r"\{\w+\}")
+
+# What a person reads or hears on the page, with the language each piece is marked in.
+WORDS = """() => {
+  const found = [];
+  const langOf = (el) => el.closest('[lang]')?.getAttribute('lang') || '';
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || el.closest('script, style, noscript, template, [hidden]')) continue;
+    if (node.textContent.trim()) found.push([node.textContent.trim(), langOf(el)]);
+  }
+  const attributes = ['aria-label', 'title', 'placeholder', 'alt', 'aria-description'];
+  for (const el of document.querySelectorAll(attributes.map((a) => `[${a}]`).join(','))) {
+    for (const name of attributes) {
+      const value = el.getAttribute(name);
+      if (value && value.trim()) found.push([value.trim(), langOf(el)]);
+    }
+  }
+  found.push([document.title, document.documentElement.lang]);
+  return found;
+}"""
+
+
+def forms(value: Any) -> list[str]:
+    return list(value.values()) if isinstance(value, dict) else [value]
+
+
+def fragments(text: str) -> set[str]:
+    """The literal pieces of a catalogue string worth looking for (two letters or more)."""
+    pieces = (piece.strip(" ,.:;!?()…–-\u00a0\u202f") for piece in PLACEHOLDER.split(text))
+    return {piece for piece in pieces if len(re.findall(r"[^\W\d_]", piece)) >= 2}
+
+
+def english_fragments(lang: str) -> list[re.Pattern[str]]:
+    english, target = CATALOGUES["en"], CATALOGUES[lang]
+    own = {piece for value in target.values() for text in forms(value) for piece in fragments(text)}
+    suspects = {piece for key, value in english.items() if value != target[key]
+                for text in forms(value) for piece in fragments(text)} - own
+    return [re.compile(rf"(?<!\w){re.escape(piece)}(?!\w)") for piece in sorted(suspects)]
+
+
+def english_on_screen(page: Any, lang: str) -> list[str]:
+    patterns = english_fragments(lang)
+    return sorted({f"{pattern.pattern} in {text!r}" for text, marked in page.evaluate(WORDS)
+                   if marked in ("", lang) for pattern in patterns if pattern.search(text)})
+
+
+def words(lang: str, key: str, **params: Any) -> str:
+    """A catalogue string as the app shows it (whole-number parameters, plural by `n`)."""
+    value = CATALOGUES[lang][key]
+    if isinstance(value, dict):
+        value = value["one" if params.get("n") == 1 else "other"]
+    return re.sub(r"\{(\w+)\}", lambda m: str(params[m[1]]), value)
+
+
+def requests_of(phone: Phone) -> list[tuple[str, dict[str, str]]]:
+    seen: list[tuple[str, dict[str, str]]] = []
+    phone.page.on("request", lambda request: seen.append((request.url, request.headers))
+                  if "/api/" in request.url else None)
+    return seen
+
+
+@pytest.fixture(params=sorted(PHONES))
+def lang(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def local_phone(browser: Any, server: Server, lang: str) -> Iterator[Phone]:
+    with phone_in_use(browser, server, locale=PHONES[lang]) as made:
+        yield made
+
+
+def test_a_match_is_played_with_a_typo_to_the_winner_without_a_word_of_english(
+        local_phone: Phone, lang: str) -> None:
+    page = local_phone.page
+    sent = requests_of(local_phone)
+    local_phone.open("#/")
+    assert page.evaluate("() => document.documentElement.lang") == lang
+    assert english_on_screen(page, lang) == []
+
+    page.get_by_role("link", name=words(lang, "start.new"), exact=True).click()
+    page.click("[data-value=sea-change]")
+    page.get_by_role("button", name=words(lang, "new.add_player")).click()
+    for seat, name in enumerate(["Anna", "Ben", "Cid"]):
+        page.get_by_label(words(lang, "new.player_n", n=seat + 1), exact=True).fill(name)
+    page.fill("#opt-target_vp", "1")  # one round decides the match
+    page.get_by_role("button", name=words(lang, "new.start")).click()
+
+    expect(page.locator("form.entry-form")).to_be_visible()
+    page.click("[data-path=final_trump] [data-value=yellow]")
+    page.get_by_label(words(lang, "sc.score_of", name="Anna"), exact=True).fill("3")
+    page.get_by_label(words(lang, "sc.score_of", name="Ben"), exact=True).fill("3")
+    cid = page.get_by_label(words(lang, "sc.score_of", name="Cid"), exact=True)
+    expect(cid).to_have_value("2")  # filled in from the checksum, 8 with three players
+    page.click("[data-path=trump_zero] [data-value='1']")
+    assert english_on_screen(page, lang) == []
+
+    cid.fill("4")  # the typo: the round adds up to 10
+    page.get_by_role("button", name=words(lang, "sheet.save")).click()
+    error = page.locator("[data-error-path=scores]")
+    expect(error).to_contain_text("10")
+    assert english_on_screen(page, lang) == []
+
+    cid.fill("2")
+    page.get_by_role("button", name=words(lang, "sheet.save")).click()
+    expect(page.locator("#winner-names")).to_have_text(words(lang, "winner.single", names="Ben"))
+    expect(page.locator("#winner-reason")).to_contain_text("Ben")
+    assert english_on_screen(page, lang) == []
+
+    assert sent, "the phone made no API request"
+    for url, headers in sent:
+        asked = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query).get("lang", [None])[0]
+        assert headers.get("accept-language") == lang or asked == lang, url
+
+
+def test_the_picker_switches_the_language_and_the_phone_remembers_it(
+        local_phone: Phone, lang: str) -> None:
+    page = local_phone.page
+    local_phone.open("#/")
+    other = "it" if lang != "it" else "fr"
+    picker = page.get_by_role("combobox", name=words(lang, "app.language"))
+    expect(picker).to_have_value(lang)
+    picker.select_option(other)
+    expect(page.get_by_role("heading", name=words(other, "start.title"))).to_be_visible()
+    assert page.evaluate("() => document.documentElement.lang") == other
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    expect(page.get_by_role("combobox", name=words(other, "app.language"))).to_have_value(other)
+    assert english_on_screen(page, other) == []
+
+
+@pytest.mark.parametrize(("phone", "expected"), [
+    ("de-CH", "de"), ("de-DE", "de"), ("fr-CH", "fr"), ("it-CH", "it"), ("en-GB", "en"),
+    ("es-ES", "en"), ("rm-CH", "en")])
+def test_the_app_starts_in_the_phone_language_or_english(
+        browser: Any, server: Server, phone: str, expected: str) -> None:
+    with phone_in_use(browser, server, locale=phone) as made:
+        made.open("#/")
+        assert made.page.evaluate("() => document.body.dataset.ready") == expected
+        title = words(expected, "start.title")
+        expect(made.page.get_by_role("heading", name=title)).to_be_visible()
+
+
+# The reader's language chooses the words and the plural; the phone's region the digits.
+SHOWN = """async ([lang]) => {
+  const i18n = await import('/js/i18n.js');
+  await i18n.useLanguage(lang);
+  return {
+    rounds: [0, 1, 2].map((n) => i18n.t('start.rounds', { n })),
+    share: i18n.number(1 / 3, { maximumFractionDigits: 2 }),
+    big: i18n.number(12345.5),
+    names: i18n.list(['Anna', 'Ben', 'Cid']),
+  };
+}"""
+
+
+@pytest.mark.parametrize(("phone", "lang", "rounds", "share", "big", "names"), [
+    ("de-CH", "de", ["0 Runden gespielt", "1 Runde gespielt", "2 Runden gespielt"], "0.33",
+     "12'345.5", "Anna, Ben und Cid"),
+    ("de-DE", "de", ["0 Runden gespielt", "1 Runde gespielt", "2 Runden gespielt"], "0,33",
+     "12.345,5", "Anna, Ben und Cid"),
+    ("fr-CH", "fr", ["0 manche jouée", "1 manche jouée", "2 manches jouées"], "0,33",
+     "12\u202f345,5", "Anna, Ben et Cid"),
+    ("it-CH", "it", ["0 mani giocate", "1 mano giocata", "2 mani giocate"], "0.33",
+     "12'345.5", "Anna, Ben e Cid"),
+    ("en-GB", "en", ["0 rounds played", "1 round played", "2 rounds played"], "0.33",
+     "12,345.5", "Anna, Ben and Cid"),
+    ("de-CH", "en", ["0 rounds played", "1 round played", "2 rounds played"], "0.33",
+     "12,345.5", "Anna, Ben, and Cid"),
+])
+def test_plurals_numbers_and_lists_follow_the_language_and_the_phone_region(
+        browser: Any, server: Server, phone: str, lang: str, rounds: list[str], share: str,
+        big: str, names: str) -> None:
+    with phone_in_use(browser, server, locale=phone) as made:
+        made.open("#/")
+        shown = made.page.evaluate(SHOWN, [lang])
+        assert shown == {"rounds": rounds, "share": share, "big": big, "names": names}
