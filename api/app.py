@@ -33,7 +33,7 @@ from api.problems import (
     too_deep_handler,
     unexpected_exception_handler,
 )
-from api.ratelimit import FailedTokenLimit
+from api.ratelimit import FailedTokenLimit, trusted_proxy_headers
 from api.settings import Settings
 from api.tournaments.controllers import TournamentController
 
@@ -81,6 +81,16 @@ async def add_headers(message: Message, scope: Scope) -> None:
     message["headers"] = headers
 
 
+def middleware(settings: Settings) -> list[Any]:
+    """The client address first (from a trusted proxy's header), then the token limit by it."""
+    layers: list[Any] = []
+    if settings.trusted_proxies:
+        layers.append(trusted_proxy_headers(settings.trusted_proxies))
+    if settings.auth_failures_per_minute > 0:
+        layers.append(FailedTokenLimit(settings.auth_failures_per_minute))
+    return layers
+
+
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     database = Database(create_engine(settings.database_url, synchronous=settings.synchronous),
@@ -114,8 +124,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                             Exception: unexpected_exception_handler},
         before_send=[add_headers],
         plugins=[GamePartSchemas()],
-        middleware=[FailedTokenLimit(settings.auth_failures_per_minute)]
-        if settings.auth_failures_per_minute > 0 else [],
+        middleware=middleware(settings),
         request_max_body_size=settings.max_body_bytes,
         cors_config=CORSConfig(allow_origins=list(settings.cors_origins))
         if settings.cors_origins else None,

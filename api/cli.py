@@ -90,8 +90,10 @@ def serve(settings: Settings) -> int:
         app = create_app(settings)
         print(f"Tafelrunde is running at {address(listener)}", flush=True)
         # Open event streams never end by themselves; give them a moment, then stop anyway.
+        # proxy_headers=False: only the app decides whom to believe (TAFELRUNDE_TRUSTED_PROXIES);
+        # uvicorn on its own would trust X-Forwarded-For from 127.0.0.1.
         server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
-                                               timeout_graceful_shutdown=3))
+                                               proxy_headers=False, timeout_graceful_shutdown=3))
         with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises the Ctrl-C it handled
             server.run(sockets=[listener])
     return 0 if server.started else 1

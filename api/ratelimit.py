@@ -1,17 +1,28 @@
-"""Repeated failed token checks from one client address are slowed down: 429 with Retry-After.
+"""Repeated refused tokens from one client address for one match or tournament: 429 with
+Retry-After.
 
-A failure is any 401 or 403 answer: a missing, malformed or wrong token, or a token that may not
-do this. After ``limit`` failures from one address within a minute (``TAFELRUNDE_AUTH_FAILURES_
-PER_MINUTE``, default 20; 0 switches the limit off), that address's requests that carry an
-``Authorization`` header are answered 429 with ``Retry-After`` (the seconds until its oldest
-failure in the window is a minute old) without being looked at. Requests without a token
-(public reads, creating a match) still pass, so a club room behind one address keeps playing
-while someone there guesses tokens.
+A refusal is any 401 or 403 answer: a missing, malformed or wrong token, or a token that may not
+do this. Refusals are counted per client address *and* per target, the match or tournament the
+request is about (``/api/v1/matches/<id>``, ``/api/v1/tournaments/<id>``, whatever follows).
+Once an address has had ``limit`` refusals for a target within a minute (``TAFELRUNDE_AUTH_
+FAILURES_PER_MINUTE``, default 20; 0 switches the limit off), its next refusal for that target
+is answered 429 with ``Retry-After`` (the seconds until its oldest refusal in the window is a
+minute old) instead of 401/403, and counts like the others, so a client that keeps guessing
+stays limited.
+
+A valid token always works: a request over the limit is still checked, and only a refusal is
+turned into 429. A club behind one address (one NAT) keeps playing while one phone there sends
+a wrong token again and again, even at that phone's own table, and whichever server process
+another phone's request reaches. What keeps tokens secret is their 192 random bits; the limit
+tells a client that keeps sending refused tokens to stop, and says when it may try again.
+
+The client address is the connection's, unless the connection comes from a proxy named in
+``TAFELRUNDE_TRUSTED_PROXIES``: then it is the address that proxy appended to
+``X-Forwarded-For`` (the rightmost one that is not itself a trusted proxy), so addresses a
+client writes into the header itself are never believed. See :func:`trusted_proxy_headers`.
 
 Decisions: counts live in the process's memory (each server process counts for itself, a
-restart forgets, at most ``MAX_ADDRESSES`` addresses are remembered). The address is the ASGI
-client address: behind a reverse proxy, uvicorn puts the ``X-Forwarded-For`` address there only
-for proxies it trusts (``FORWARDED_ALLOW_IPS``, default 127.0.0.1).
+restart forgets, at most ``MAX_KEYS`` address and target pairs are remembered).
 """
 
 from __future__ import annotations
@@ -19,18 +30,37 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import cast
 
 import msgspec
 from litestar.enums import ScopeType
-from litestar.middleware import ASGIMiddleware
+from litestar.middleware import ASGIMiddleware, DefineMiddleware
 from litestar.types import ASGIApp, HTTPResponseStartEvent, Message, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from api.problems import PROBLEM_MEDIA_TYPE, ProblemBody
 
 WINDOW_SECONDS = 60.0
-MAX_ADDRESSES = 10_000
+MAX_KEYS = 10_000
 REFUSED = frozenset({401, 403})
+TARGET_SEGMENTS = 5  # "", "api", "v1", area, id
+
+Key = tuple[str, str]  # client address, target
+
+
+def target_of(path: str) -> str:
+    """What a request is about: ``/api/v1/matches/<id>`` for every path below it."""
+    return "/".join(path.split("/", TARGET_SEGMENTS)[:TARGET_SEGMENTS])
+
+
+def trusted_proxy_headers(proxies: Sequence[str]) -> DefineMiddleware:
+    """Take the client address (and scheme) from ``X-Forwarded-For`` (``-Proto``) only on
+    connections from ``proxies`` (addresses or networks): uvicorn's own proxy-header logic,
+    applied by the app so it holds however the app is served."""
+    # uvicorn types its ASGI callables itself; they are the same callables Litestar's types name.
+    middleware = cast("Callable[..., ASGIApp]", ProxyHeadersMiddleware)
+    return DefineMiddleware(middleware, trusted_hosts=list(proxies))
 
 
 class FailedTokenLimit(ASGIMiddleware):
@@ -39,55 +69,59 @@ class FailedTokenLimit(ASGIMiddleware):
     def __init__(self, limit: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.limit = limit
         self.clock = clock
-        self.failures: dict[str, deque[float]] = {}
+        self.failures: dict[Key, deque[float]] = {}
 
-    def wait_seconds(self, address: str) -> int:
-        """How long ``address`` must wait before its next token check; 0 if it need not."""
-        failures = self._recent(address)
+    def wait_seconds(self, key: Key) -> int:
+        """How long ``key`` must wait before a refusal is answered 401/403 again; 0 if not."""
+        failures = self._recent(key)
         if failures is None or len(failures) < self.limit:
             return 0
         return max(1, math.ceil(failures[0] + WINDOW_SECONDS - self.clock()))
 
-    def record_failure(self, address: str) -> None:
-        failures = self._recent(address)
+    def record_failure(self, key: Key) -> None:
+        failures = self._recent(key)
         if failures is None:
-            if len(self.failures) >= MAX_ADDRESSES:
-                self._forget_quiet_addresses()
-            failures = self.failures[address] = deque()
+            if len(self.failures) >= MAX_KEYS:
+                self._forget_quiet_keys()
+            failures = self.failures[key] = deque()
         failures.append(self.clock())
         while len(failures) > self.limit:
             failures.popleft()
 
-    def _recent(self, address: str) -> deque[float] | None:
-        failures = self.failures.get(address)
+    def _recent(self, key: Key) -> deque[float] | None:
+        failures = self.failures.get(key)
         if failures is None:
             return None
         horizon = self.clock() - WINDOW_SECONDS
         while failures and failures[0] <= horizon:
             failures.popleft()
         if not failures:
-            del self.failures[address]
+            del self.failures[key]
             return None
         return failures
 
-    def _forget_quiet_addresses(self) -> None:
-        for address in list(self.failures):
-            self._recent(address)
-        while len(self.failures) >= MAX_ADDRESSES:  # all busy: forget the longest-known
+    def _forget_quiet_keys(self) -> None:
+        for key in list(self.failures):
+            self._recent(key)
+        while len(self.failures) >= MAX_KEYS:  # all busy: forget the longest-known
             del self.failures[next(iter(self.failures))]
 
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
         client = scope.get("client")
-        address = client[0] if client else ""
-        carries_token = any(name == b"authorization" for name, _ in scope.get("headers", ()))
-        if carries_token and (wait := self.wait_seconds(address)):
-            await _too_many(send, wait)
-            return
+        key = (client[0] if client else "", target_of(scope["path"]))
+        refused_here = False
 
         async def counting(message: Message) -> None:
+            nonlocal refused_here
             if message["type"] == "http.response.start" and message["status"] in REFUSED:
-                self.record_failure(address)
-            await send(message)
+                wait = self.wait_seconds(key)
+                self.record_failure(key)
+                if wait:
+                    refused_here = True
+                    await _too_many(send, wait)
+                    return
+            if not refused_here:  # the refusal's own body is not sent after the 429
+                await send(message)
 
         await next_app(scope, receive, counting)
 
@@ -95,7 +129,8 @@ class FailedTokenLimit(ASGIMiddleware):
 async def _too_many(send: Send, wait: int) -> None:
     body = msgspec.json.encode(ProblemBody(
         type="about:blank", title="Too Many Requests", status=429,
-        detail=f"Too many refused tokens from this address; try again in {wait} s."))
+        detail=f"Too many refused tokens from this address for this match or tournament; "
+               f"try again in {wait} s."))
     start: HTTPResponseStartEvent = {
         "type": "http.response.start", "status": 429, "headers": [
             (b"content-type", PROBLEM_MEDIA_TYPE.encode()), (b"retry-after", str(wait).encode()),

@@ -25,6 +25,7 @@ Decisions:
 from __future__ import annotations
 
 import difflib
+import ipaddress
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
@@ -130,6 +131,18 @@ def origins(value: str) -> tuple[str, ...]:
     return named
 
 
+def networks(value: str) -> tuple[str, ...]:
+    """Comma-separated IP addresses or networks (``10.0.0.0/8``), each checked."""
+    named = tuple(part.strip() for part in value.split(",") if part.strip())
+    for network in named:
+        try:
+            ipaddress.ip_network(network, strict=False)
+        except ValueError:
+            raise ValueError(f"{network!r} is not an IP address or network such as 127.0.0.1 "
+                             "or 10.0.0.0/8") from None
+    return named
+
+
 def app_folder(value: str) -> Path:
     folder = Path(value)
     if not (folder / "index.html").is_file():
@@ -153,7 +166,11 @@ class Settings:
     max_body_bytes: int = setting(256 * 1024, whole("a whole number of bytes", 1),
                                   "request body limit in bytes (413 above it)")
     auth_failures_per_minute: int = setting(
-        20, whole("a whole number", 0), "refused tokens per address and minute before 429 (0: off)")
+        20, whole("a whole number", 0),
+        "refused tokens per address, match or tournament and minute before 429 (0: off)")
+    trusted_proxies: tuple[str, ...] = setting(
+        (), networks, "comma-separated addresses or networks of reverse proxies whose "
+        "X-Forwarded-For names the client; empty: the connection's address is the client")
     pwa_dir: Path = setting(APP, app_folder, "where the app's files are served from")
     synchronous: str = setting(
         "full", one_of(*SYNCHRONOUS),

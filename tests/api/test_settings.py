@@ -42,13 +42,14 @@ def test_every_variable_is_read_into_its_type(tmp_path: Path) -> None:
         "TAFELRUNDE_AUTH_FAILURES_PER_MINUTE": "0",
         "TAFELRUNDE_PWA_DIR": str(tmp_path),
         "TAFELRUNDE_SYNCHRONOUS": "normal",
+        "TAFELRUNDE_TRUSTED_PROXIES": "127.0.0.1, 10.0.0.0/8, ::1",
     })
     assert settings == Settings(
         database_url="postgresql+asyncpg://club@db.example/tafelrunde", host="0.0.0.0",
         port=8080, live_backend="postgres",
         cors_origins=("https://club.example", "http://localhost:5173"),
         max_body_bytes=1_048_576, auth_failures_per_minute=0, pwa_dir=tmp_path,
-        synchronous="normal")
+        synchronous="normal", trusted_proxies=("127.0.0.1", "10.0.0.0/8", "::1"))
 
 
 def test_a_size_with_a_unit_is_refused_rather_than_guessed() -> None:
@@ -78,6 +79,13 @@ def test_every_bad_variable_gets_its_own_line_at_once(tmp_path: Path) -> None:
 def test_only_the_two_supported_databases_are_taken(url: str) -> None:
     (line,) = refused({"TAFELRUNDE_DATABASE_URL": url})
     assert "expected sqlite+aiosqlite:///FILE or postgresql+asyncpg://" in line
+
+
+@pytest.mark.parametrize("proxies", ["*", "proxy.example", "10.0.0.0/33"])
+def test_trusted_proxies_are_addresses_or_networks_never_everyone(proxies: str) -> None:
+    (line,) = refused({"TAFELRUNDE_TRUSTED_PROXIES": proxies})
+    assert line.startswith("TAFELRUNDE_TRUSTED_PROXIES=")
+    assert "is not an IP address or network such as 127.0.0.1 or 10.0.0.0/8" in line
 
 
 def test_a_misspelt_variable_is_refused_with_the_name_it_resembles() -> None:

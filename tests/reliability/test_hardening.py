@@ -12,13 +12,15 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
+import httpx
 import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from api.app import create_app
-from api.ratelimit import WINDOW_SECONDS, FailedTokenLimit
+from api.ratelimit import WINDOW_SECONDS, FailedTokenLimit, target_of
 from api.settings import Settings
+from bench.harness import Server
 
 Client = AsyncTestClient[Litestar]
 Snapshot = Callable[[], Awaitable[dict[str, list[tuple[Any, ...]]]]]
@@ -138,34 +140,63 @@ async def test_no_token_is_ever_logged(settings: Settings,
     assert [token for token in tokens if token in logged] == []
 
 
-async def test_repeated_refused_tokens_from_one_address_get_429_with_retry_after(
+async def test_repeated_refused_tokens_for_a_match_get_429_and_its_valid_token_still_works(
     settings: Settings,
 ) -> None:
     async with app_client(replace(settings, auth_failures_per_minute=5)) as client:
-        match = (await client.post(M, json={"game": "tschau-sepp", "players": NAMES[:3]})).json()
-        url = f"{M}/{match['id']}/rounds"
+        ours, other = [(await client.post(M, json={"game": "tschau-sepp", "players": NAMES[:3]})
+                        ).json() for _ in range(2)]
+        url = f"{M}/{ours['id']}/rounds"
         for _ in range(5):
             assert (await client.post(url, json=tschau(0), headers=bearer("guess"))
                     ).status_code == 403
-        limited = await client.post(url, json=tschau(0), headers=bearer(match["token"]))
+        limited = await client.post(url, json=tschau(0), headers=bearer("guess"))
         assert limited.status_code == 429
         assert limited.headers["content-type"].startswith("application/problem+json")
+        assert limited.json()["status"] == 429
         assert 1 <= int(limited.headers["retry-after"]) <= WINDOW_SECONDS
         assert limited.headers["x-content-type-options"] == "nosniff"
-        assert (await client.get(f"{M}/{match['id']}")).status_code == 200  # no token: passes
-        assert (await client.get(f"{M}/{match['id']}")).json()["rounds"] == []
+        assert (await client.post(url, headers=bearer(ours["view_token"]), json=tschau(0))
+                ).status_code == 429  # a token that may not write is refused like a wrong one
+        # The phones at that table, behind the same address, keep playing with the right token.
+        assert (await client.post(url, json=tschau(0), headers=bearer(ours["token"]))
+                ).status_code == 201
+        assert (await client.get(f"{M}/{ours['id']}")).json()["version"] == 2
+        # Other matches from the same address are counted on their own.
+        assert (await client.post(f"{M}/{other['id']}/rounds", json=tschau(0),
+                                  headers=bearer("guess"))).status_code == 403
+        assert (await client.post(f"{M}/{other['id']}/rounds", json=tschau(1),
+                                  headers=bearer(other["token"]))).status_code == 201
 
 
-def test_the_failed_token_limit_forgets_failures_after_a_minute() -> None:
+async def test_the_organiser_token_works_while_a_table_phone_is_limited(
+    settings: Settings,
+) -> None:
+    async with app_client(replace(settings, auth_failures_per_minute=3)) as client:
+        tournament = (await client.post(T, json={"name": "Night", "game": "tschau-sepp",
+                                                 "rounds": 1, "table_size": 3})).json()
+        players = f"{T}/{tournament['id']}/players"
+        for _ in range(4):
+            await client.post(players, json={"name": "Eve"}, headers=bearer("typo"))
+        assert (await client.post(players, json={"name": "Ann"}, headers=bearer("typo"))
+                ).status_code == 429
+        assert (await client.post(players, json={"name": "Ann"},
+                                  headers=bearer(tournament["token"]))).status_code == 201
+
+
+def test_refusals_are_counted_per_address_and_target_and_forgotten_after_a_minute() -> None:
     now = [1000.0]
     limit = FailedTokenLimit(3, clock=lambda: now[0])
+    key = ("10.0.0.1", target_of("/api/v1/matches/abc/rounds/2"))
+    assert key[1] == target_of("/api/v1/matches/abc") == "/api/v1/matches/abc"
     for _ in range(3):
-        limit.record_failure("10.0.0.1")
+        limit.record_failure(key)
         now[0] += 1
-    assert limit.wait_seconds("10.0.0.1") == WINDOW_SECONDS - 3
-    assert limit.wait_seconds("10.0.0.2") == 0
+    assert limit.wait_seconds(key) == WINDOW_SECONDS - 3
+    assert limit.wait_seconds(("10.0.0.2", key[1])) == 0
+    assert limit.wait_seconds((key[0], "/api/v1/matches/xyz")) == 0
     now[0] += WINDOW_SECONDS - 3
-    assert limit.wait_seconds("10.0.0.1") == 0
+    assert limit.wait_seconds(key) == 0
 
 
 def test_a_limit_of_zero_switches_the_failed_token_limit_off() -> None:
@@ -256,3 +287,37 @@ async def test_cors_admits_exactly_the_configured_origins(settings: Settings) ->
                        await client.get("/api/v1/games",
                                         headers={"Origin": "https://evil.example"})):
             assert "access-control-allow-origin" not in answer.headers
+
+
+async def test_a_client_cannot_escape_the_limit_by_writing_x_forwarded_for_itself(
+    served: Server,
+) -> None:
+    """No proxy is configured, so the header is nobody's word: the connection's address counts
+    (uvicorn on its own would believe it from 127.0.0.1)."""
+    async with httpx.AsyncClient(base_url=served.url, timeout=10) as http:
+        match = (await http.post(M, json={"game": "tschau-sepp", "players": NAMES[:3]})).json()
+        url = f"{M}/{match['id']}/rounds"
+        answers = [(await http.post(url, json=tschau(0), headers={
+            **bearer("guess"), "X-Forwarded-For": f"198.51.100.{n}"})).status_code
+            for n in range(1, 23)]
+        assert answers == [403] * 20 + [429] * 2
+        assert (await http.post(url, json=tschau(0), headers={
+            **bearer(match["token"]), "X-Forwarded-For": "198.51.100.99"})).status_code == 201
+
+
+async def test_behind_a_trusted_proxy_the_address_it_appended_is_counted(
+    settings: Settings,
+) -> None:
+    proxied = replace(settings, auth_failures_per_minute=3, trusted_proxies=("testclient",))
+    async with app_client(proxied) as client:
+        match = (await client.post(M, json={"game": "tschau-sepp", "players": NAMES[:3]})).json()
+        url = f"{M}/{match['id']}/rounds"
+
+        async def guess(forwarded_for: str) -> int:
+            return (await client.post(url, json=tschau(0), headers={
+                **bearer("guess"), "X-Forwarded-For": forwarded_for})).status_code
+
+        # The client writes a new address each time; the proxy appends the real one.
+        assert [await guess(f"198.51.100.{n}, 203.0.113.7") for n in range(5)] == \
+            [403, 403, 403, 429, 429]
+        assert await guess("203.0.113.8") == 403  # another club's address
