@@ -36,25 +36,34 @@ PHONES = {"de": "de-CH", "fr": "fr-CH", "it": "it-CH"}
 PLACEHOLDER = re.compile(r"\{\w+\}")
 
 # What a person reads or hears on the page, with the language each piece is marked in.
-WORDS = """() => {
+WORDS = """(root) => {
+  const top = document.querySelector(root);
   const found = [];
   const langOf = (el) => el.closest('[lang]')?.getAttribute('lang') || '';
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const walker = document.createTreeWalker(top, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
     if (!el || el.closest('script, style, noscript, template, [hidden]')) continue;
     if (node.textContent.trim()) found.push([node.textContent.trim(), langOf(el)]);
   }
   const attributes = ['aria-label', 'title', 'placeholder', 'alt', 'aria-description'];
-  for (const el of document.querySelectorAll(attributes.map((a) => `[${a}]`).join(','))) {
+  for (const el of top.querySelectorAll(attributes.map((a) => `[${a}]`).join(','))) {
     for (const name of attributes) {
       const value = el.getAttribute(name);
       if (value && value.trim()) found.push([value.trim(), langOf(el)]);
     }
   }
-  found.push([document.title, document.documentElement.lang]);
+  if (top === document.body) found.push([document.title, document.documentElement.lang]);
   return found;
 }"""
+
+
+# Longer words must still fit a 360 px phone: a scrolling strip (the tabs) may not hide a label.
+# Wide tables scroll in their panel in every language, by design.
+CUT_OFF = """() => [...document.querySelectorAll('main *:not(input, .sr-only, :has(> table))')]
+  .filter((el) => getComputedStyle(el).overflowX !== 'visible'
+    && el.scrollWidth > el.clientWidth + 1)
+  .map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent.slice(0, 60)}`)"""
 
 
 def forms(value: Any) -> list[str]:
@@ -75,10 +84,13 @@ def english_fragments(lang: str) -> list[re.Pattern[str]]:
     return [re.compile(rf"(?<!\w){re.escape(piece)}(?!\w)") for piece in sorted(suspects)]
 
 
-def english_on_screen(page: Any, lang: str) -> list[str]:
+def english_on_screen(page: Any, lang: str, root: str = "body") -> list[str]:
+    """English found on the page (or in `root`), and anything cut off because a translation is
+    longer."""
     patterns = english_fragments(lang)
-    return sorted({f"{pattern.pattern} in {text!r}" for text, marked in page.evaluate(WORDS)
-                   if marked in ("", lang) for pattern in patterns if pattern.search(text)})
+    english = {f"{pattern.pattern} in {text!r}" for text, marked in page.evaluate(WORDS, root)
+               if marked in ("", lang) for pattern in patterns if pattern.search(text)}
+    return sorted(english) + page.evaluate(CUT_OFF)
 
 
 def words(lang: str, key: str, **params: Any) -> str:
@@ -148,6 +160,55 @@ def test_a_match_is_played_with_a_typo_to_the_winner_without_a_word_of_english(
     for url, headers in sent:
         asked = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query).get("lang", [None])[0]
         assert headers.get("accept-language") == lang or asked == lang, url
+
+
+def test_a_tournament_round_reads_in_the_language_from_registration_to_confirmation(
+        browser: Any, server: Server, local_phone: Phone, lang: str) -> None:
+    """The organiser's dashboard, table cards, projector board and player view; a table's phone
+    enters the result and another confirms it."""
+    page = local_phone.page
+    local_phone.open("#/t/new")
+    page.get_by_label(words(lang, "tt.name")).fill("Jassabend")
+    page.click("[data-path=game] [data-value=tschau-sepp]")
+    page.fill("#tt-rounds", "1")
+    page.fill("#opt-games", "1")
+    page.select_option("#opt-table", "count")
+    page.get_by_role("button", name=words(lang, "tt.create")).click()
+    for name in ["Anna", "Ben", "Cid", "Dora"]:
+        page.get_by_label(words(lang, "tt.player_name"), exact=True).fill(name)
+        page.get_by_role("button", name=words(lang, "tt.add_player"), exact=True).click()
+        expect(page.locator(f".player-list strong:text-is('{name}')")).to_be_visible()
+    page.get_by_role("button", name=words(lang, "tt.start_round", n=1)).click()
+    expect(page.locator(".round-panel [data-state=open]")).to_be_visible()
+    assert english_on_screen(page, lang) == []
+
+    page.get_by_role("link", name=words(lang, "tt.cards")).click()
+    expect(page.locator(".table-card .qr svg")).to_be_visible()
+    assert english_on_screen(page, lang) == []
+    link = str(page.locator(".table-link").get_attribute("href"))
+    page.get_by_role("link", name=words(lang, "tt.back")).click()
+    page.get_by_role("link", name=words(lang, "tt.board")).click()
+    expect(page.locator(".projector-standings tbody tr")).to_have_count(4)
+    assert english_on_screen(page, lang) == []
+    page.get_by_role("link", name=words(lang, "tt.nav.overview")).click()
+    page.locator(".player-list a", has_text="Ben").click()
+    expect(page.locator("#my-table")).to_be_visible()
+    assert english_on_screen(page, lang) == []
+
+    with phone_in_use(browser, server, PHONES[lang]) as table, \
+            phone_in_use(browser, server, PHONES[lang]) as neighbour:
+        table.page.goto(link)
+        table.page.click("[data-path=winner] [data-value='0']")
+        table.page.get_by_role("button", name=words(lang, "sheet.save")).click()
+        expect(table.page.locator("#table-waiting")).to_have_text(words(lang, "tt.other_phone"))
+        assert english_on_screen(table.page, lang, ".confirm-panel") == []
+        neighbour.page.goto(link)
+        neighbour.page.get_by_role("button", name=words(lang, "tt.confirm_result")).click()
+        expect(neighbour.page.locator("#table-confirmed")).to_have_text(words(lang, "tt.confirmed"))
+        assert english_on_screen(neighbour.page, lang, ".confirm-panel") == []
+    page.get_by_role("link", name=words(lang, "tt.nav.overview")).click()
+    expect(page.locator("#round-line")).to_have_text(words(lang, "tt.finished", n=1))
+    assert english_on_screen(page, lang) == []
 
 
 def test_the_picker_switches_the_language_and_the_phone_remembers_it(
