@@ -117,6 +117,11 @@ class Database:
         finally:
             self._checkpoint = None
 
+    @property
+    def checkpointing(self) -> bool:
+        """A checkpoint is running on a thread."""
+        return self._checkpoint is not None
+
     async def close(self) -> None:
         if self._checkpoint is not None:
             await self._checkpoint
