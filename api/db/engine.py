@@ -7,8 +7,9 @@ handling is switched off and SQLAlchemy's ``begin`` emits the BEGIN itself, so e
 transaction really is one: a write transaction starts with ``BEGIN IMMEDIATE`` and takes the
 database's write lock at once, which serialises writers without the lock-upgrade deadlocks a
 deferred BEGIN can run into. Reads use a plain deferred BEGIN and never wait for a writer; a
-read that is one statement (``ONE_STATEMENT``) needs no BEGIN at all. Statements go through
-:mod:`api.db.sqlite_driver` (one trip to the driver's thread each).
+read that is one statement (``ONE_STATEMENT``) needs no BEGIN at all. Only public APIs: the
+stock aiosqlite dialect, its ``connect`` and ``begin`` events. (The hot paths, reading a match
+and recording a round, do not come here at all on a SQLite file: :mod:`api.db.loop_sqlite`.)
 
 PostgreSQL: ``synchronous_commit`` is set on every connection (``on``, or ``off`` with
 ``synchronous="normal"``), whatever the server's default is.
@@ -25,8 +26,6 @@ from sqlalchemy import event
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import ConnectionPoolEntry
-
-from api.db.sqlite_driver import OneTripDBAPI
 
 WRITE = "tafelrunde_write"
 """Execution option that marks a connection's transaction as a write (BEGIN IMMEDIATE)."""
@@ -75,8 +74,7 @@ def create_engine(url: str, *, synchronous: str = "full",
 
 def _sqlite_engine(url: str, *, synchronous: str, foreign_keys: bool) -> AsyncEngine:
     engine = create_async_engine(
-        url, module=OneTripDBAPI(), connect_args={"timeout": BUSY_TIMEOUT_MS / 1000},
-        **JSON_CODECS)
+        url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}, **JSON_CODECS)
 
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
