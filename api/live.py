@@ -18,12 +18,13 @@ from collections import defaultdict
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from typing import Protocol
-
-import asyncpg
+from typing import TYPE_CHECKING, Protocol
 
 from api.db.engine import asyncpg_dsn
 from api.settings import Settings
+
+if TYPE_CHECKING:
+    import asyncpg
 
 CHANNEL = "tafelrunde_changes"
 RECONNECT_SECONDS = 1.0
@@ -92,6 +93,9 @@ class PostgresBroker:
     """
 
     def __init__(self, database_url: str) -> None:
+        import asyncpg  # the postgres extra: a SQLite install goes without it
+
+        self._asyncpg = asyncpg
         self._dsn = asyncpg_dsn(database_url)
         self._local = MemoryBroker()
         self._listener: asyncpg.Connection | None = None
@@ -108,7 +112,7 @@ class PostgresBroker:
         while True:
             try:
                 await self._listen_once()
-            except (OSError, asyncpg.PostgresError):
+            except (OSError, self._asyncpg.PostgresError):
                 log.warning("live changes: cannot listen on the database; retrying",
                             exc_info=True)
             await asyncio.sleep(RECONNECT_SECONDS)
@@ -116,7 +120,7 @@ class PostgresBroker:
     async def _listen_once(self) -> None:
         """Listen until this connection closes."""
         closed = asyncio.Event()
-        self._listener = await asyncpg.connect(self._dsn)
+        self._listener = await self._asyncpg.connect(self._dsn)
         self._listener.add_termination_listener(lambda _connection: closed.set())
         await self._listener.add_listener(CHANNEL, self._heard)
         await closed.wait()
@@ -138,9 +142,9 @@ class PostgresBroker:
         async with self._publishing:
             try:
                 if self._publisher is None or self._publisher.is_closed():
-                    self._publisher = await asyncpg.connect(self._dsn)
+                    self._publisher = await self._asyncpg.connect(self._dsn)
                 await self._publisher.execute("SELECT pg_notify($1, $2)", CHANNEL, payload)
-            except (OSError, asyncpg.PostgresError):
+            except (OSError, self._asyncpg.PostgresError):
                 # The write is committed; a lost notice only delays phones until their next read.
                 log.warning("could not send a live change for %s", match_id, exc_info=True)
                 self._publisher = None

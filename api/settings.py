@@ -25,6 +25,7 @@ Decisions:
 from __future__ import annotations
 
 import difflib
+import importlib.util
 import ipaddress
 import os
 from collections.abc import Callable, Mapping
@@ -116,6 +117,8 @@ def database_url(value: str) -> str:
         raise ValueError(f"the driver {url.drivername!r} is not supported; {expected}")
     if url.get_backend_name() == "sqlite" and url.database in (None, ""):
         raise ValueError(f"no file named; {expected}")
+    if url.get_backend_name() == "postgresql" and importlib.util.find_spec("asyncpg") is None:
+        raise ValueError("PostgreSQL needs the postgres extra: pip install 'tafelrunde[postgres]'")
     return value
 
 
