@@ -16,6 +16,7 @@ from litestar.types import Message, Scope
 from sqlalchemy import text
 
 from api import openapi
+from api.bodies import StrictRequest
 from api.boundary import Boundary, allowed_methods
 from api.db.database import Database
 from api.db.engine import create_engine
@@ -124,6 +125,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                             Exception: unexpected_exception_handler},
         before_send=[add_headers],
         plugins=[GamePartSchemas()],
+        request_class=StrictRequest,
         middleware=middleware(settings),
         request_max_body_size=settings.max_body_bytes,
         cors_config=CORSConfig(allow_origins=list(settings.cors_origins))

@@ -5,6 +5,7 @@ the handlers' signatures, written into the document once the app is built.
   (:mod:`api.games.schemas`).
 - Request bodies take no unknown fields (``additionalProperties: false``) and ``game`` is one of
   the registry's ids.
+- Every operation that takes a body may answer 415 (:mod:`api.bodies`).
 - Every error answer is documented as problem details (:mod:`api.problems`), whoever declared
   it: a handler's ``responses`` or Litestar from its ``raises``.
 - Every response header has a schema (a string).
@@ -116,6 +117,15 @@ def _document_media_types(app: Litestar) -> None:
         ok.content = content
 
 
+def _document_unsupported_media_types(app: Litestar) -> None:
+    for operation in operations(app):
+        if operation.request_body is not None:
+            responses = operation.responses if operation.responses is not None else {}
+            responses["415"] = OpenAPIResponse(
+                description="The body was not sent as application/json")
+            operation.responses = responses
+
+
 def _errors_as_problems(app: Litestar) -> None:
     problem = {PROBLEM_MEDIA_TYPE: OpenAPIMediaType(schema=component_ref(ProblemBody.__name__))}
     for operation in operations(app):
@@ -152,6 +162,7 @@ def complete(app: Litestar) -> None:
     components = app.openapi_schema.components
     components.schemas = {**(components.schemas or {}), **game_components()}
     _close_request_bodies(app)
+    _document_unsupported_media_types(app)
     _errors_as_problems(app)
     _type_headers(app)
     _document_media_types(app)

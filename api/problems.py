@@ -83,6 +83,10 @@ class ContentTooLarge(Problem):
     status_code = 413
 
 
+class UnsupportedMediaType(Problem):
+    status_code = 415
+
+
 class Unprocessable(Problem):
     status_code = 422
 

@@ -34,13 +34,14 @@ def read_int(
     value: JSON, path: str, errors: Errors, *, minimum: int | None = None,
     maximum: int | None = None,
 ) -> int | None:
-    """A whole number within the given bounds (``true``/``false`` are not numbers)."""
+    """A whole number within the given bounds.
+
+    Strictly an integer: ``true``/``false`` are not numbers, and neither is ``1.0`` or ``-0.0``
+    (stored as given, a float where a seat belongs would be read back as a float).
+    """
     if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        else:
-            errors.add(path, "not_an_integer", "must be a whole number")
-            return None
+        errors.add(path, "not_an_integer", "must be a whole number")
+        return None
     if minimum is not None and value < minimum:
         errors.add(path, "too_small", f"must be at least {minimum}", minimum=minimum)
         return None

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 import scoring
-from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
+from scoring.errors import Errors, InvalidEntry, InvalidOptions, MatchFinished
 from scoring.match import fold_match, set_up
 from scoring.ranking import best, shared_ranks
+from scoring.reading import read_int
 from scoring.registry import all_games, game_by_id
 
 PACKAGE = Path(scoring.__file__).parent
@@ -124,3 +125,10 @@ def test_equal_keys_share_the_best_rank_of_their_group_and_the_next_rank_skips()
 
 def test_best_lists_every_side_with_the_best_key() -> None:
     assert best([4, 2, 2, 9]) == (1, 2)
+
+
+@pytest.mark.parametrize("value", [1.0, -0.0, 2.5, True, False, "1", None])
+def test_a_whole_number_is_an_integer_and_nothing_else(value: object) -> None:
+    errors = Errors()
+    assert read_int(value, "winner", errors) is None  # type: ignore[arg-type]
+    assert [(error.path, error.code) for error in errors] == [("winner", "not_an_integer")]
