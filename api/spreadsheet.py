@@ -2,6 +2,13 @@
 
 - UTF-8 with a byte-order mark, CRLF line ends and quoting as needed (RFC 4180). The BOM is what
   makes Excel read umlauts as UTF-8 when a file is opened by double click.
+- No ``sep=;`` first line, although it would make Excel split on semicolons whatever its locale:
+  Excel is widely reported to ignore the BOM when that line is there (umlauts garbled), and
+  LibreOffice shows it as an extra first row (tests/api/test_exports_libreoffice.py saw it). A
+  spreadsheet splits a file opened by double click on its locale's list separator and reads
+  numbers with its locale's decimal mark, so the caller names both (:class:`Layout`): ``,`` and
+  ``.`` for English locales; ``;`` and ``,`` for German (Germany, Austria), French and Italian
+  ones; ``;`` and ``.`` for Swiss ones. The app picks them from the device's locale.
 - Absent values are empty cells, never ``null``; numbers stay numbers.
 - No text becomes a formula (OWASP "CSV Injection"): a player or club named ``=HYPERLINK(...)``
   or ``=cmd|' /C calc'!A0`` would otherwise run in the organiser's spreadsheet. Text that starts
@@ -20,8 +27,10 @@ import csv
 import io
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Annotated, Literal
 
 from litestar import Response
+from litestar.params import QueryParameter
 
 from api.requests import attachment
 
@@ -30,6 +39,21 @@ BOM = "\ufeff"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 Cell = str | int | float | None
+
+Separator = Annotated[Literal[",", ";"], QueryParameter(
+    name="sep", description="CSV: the column separator of the spreadsheet that opens the file "
+    "(`;` where its locale writes decimals with a comma, and in Switzerland)")]
+DecimalMark = Annotated[Literal[".", ","], QueryParameter(
+    name="decimal", description="CSV: the decimal mark of the spreadsheet that opens the file "
+    "(`,` in Germany, Austria, France and Italy; `.` in Switzerland and English locales)")]
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How the spreadsheet that opens the file splits columns and writes fractions."""
+
+    separator: str = ","
+    decimal: str = "."
 
 
 def _untranslated(text: str) -> str:
@@ -62,30 +86,28 @@ class Words:
 ENGLISH = Words()
 
 
-def cell_text(value: Cell) -> str:
+def cell_text(value: Cell, decimal: str = ".") -> str:
     """What a cell shows (the printable standings show the same): nothing for an absent value,
-    integers exact, fractions to three places."""
+    integers exact, fractions to three places with the ``decimal`` mark."""
     if value is None:
         return ""
     if isinstance(value, str | int):
         return str(value)
     text = f"{value:.3f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
+    return "0" if text == "-0" else text.replace(".", decimal)
 
 
-def _csv_cell(value: Cell) -> str:
+def _csv_cell(value: Cell, layout: Layout) -> str:
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
         return f"'{value}"
-    return cell_text(value)
+    return cell_text(value, layout.decimal)
 
 
-def csv_bytes(rows: Iterable[Sequence[Cell]], separator: str) -> bytes:
+def csv_bytes(rows: Iterable[Sequence[Cell]], layout: Layout) -> bytes:
     out = io.StringIO()
     out.write(BOM)
-    if separator == ";":
-        out.write("sep=;\r\n")
-    writer = csv.writer(out, delimiter=separator, lineterminator="\r\n")
-    writer.writerows([_csv_cell(value) for value in row] for row in rows)
+    writer = csv.writer(out, delimiter=layout.separator, lineterminator="\r\n")
+    writer.writerows([_csv_cell(value, layout) for value in row] for row in rows)
     return out.getvalue().encode()
 
 

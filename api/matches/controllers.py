@@ -24,7 +24,7 @@ from api.problems import (
     documented,
 )
 from api.requests import SECURITY, Session, attachment, authorization, broker, change_events
-from api.spreadsheet import csv_response
+from api.spreadsheet import DecimalMark, Layout, Separator, csv_response
 from api.tournaments.models import DEVICE_ID_LENGTH
 
 MAX_ROUND = 10_000
@@ -140,7 +140,7 @@ class MatchController(Controller):
     async def export(
         self, request: Request[Any, Any, Any], state: State, match_id: MatchId,
         format_: Annotated[Literal["csv", "json"], QueryParameter(name="format")] = "csv",
-        sep: Annotated[Literal[",", ";"], QueryParameter()] = ",",
+        sep: Separator = ",", decimal: DecimalMark = ".",
     ) -> Response[s.ScoreSheet]:
         """The score sheet, round by round with running totals, as CSV or JSON."""
         match = await service.read_match(state.database, match_id, authorization(request))
@@ -148,7 +148,7 @@ class MatchController(Controller):
         if format_ == "json":
             sheet = s.ScoreSheet(match=match, exported_at=service.now())
             return Response(sheet, headers=attachment(filename))
-        return csv_response(export.score_sheet_csv(match, sep), filename)  # type: ignore[return-value]
+        return csv_response(export.score_sheet_csv(match, Layout(sep, decimal)), filename)  # type: ignore[return-value]
 
     @get("/{match_id:str}/events", operation_id="matchEvents", raises=READ,
          responses=documented(*READ), security=SECURITY)

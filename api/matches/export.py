@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from api.matches.schemas import Match
-from api.spreadsheet import ENGLISH, Cell, Words, csv_bytes
+from api.spreadsheet import ENGLISH, Cell, Layout, Words, csv_bytes
 
 
 def _side_names(match: Match, count: int) -> list[str] | None:
@@ -91,5 +91,5 @@ def score_sheet_rows(match: Match, words: Words = ENGLISH) -> list[list[Cell]]:
     return rows
 
 
-def score_sheet_csv(match: Match, separator: str, words: Words = ENGLISH) -> bytes:
-    return csv_bytes(score_sheet_rows(match, words), separator)
+def score_sheet_csv(match: Match, layout: Layout, words: Words = ENGLISH) -> bytes:
+    return csv_bytes(score_sheet_rows(match, words), layout)

@@ -20,7 +20,7 @@ from api.problems import (
     documented,
 )
 from api.requests import SECURITY, Session, attachment, authorization, broker, change_events
-from api.spreadsheet import csv_response
+from api.spreadsheet import DecimalMark, Layout, Separator, csv_response
 from api.tournaments import backup, export, service
 from api.tournaments import schemas as s
 from api.tournaments.access import events_channel
@@ -152,7 +152,7 @@ class TournamentController(Controller):
         self, request: Request[Any, Any, Any], session: Session,
         tournament_id: TournamentId,
         format_: Annotated[Literal["csv", "json", "html"], QueryParameter(name="format")] = "csv",
-        sep: Annotated[Literal[",", ";"], QueryParameter()] = ",",
+        sep: Separator = ",", decimal: DecimalMark = ".",
     ) -> Response[s.StandingsExport]:
         """The standings as CSV, JSON or a printable A4 page."""
         reader = authorization(request)
@@ -165,7 +165,7 @@ class TournamentController(Controller):
         if format_ == "json":
             return Response(s.StandingsExport(tournament, standings, now()),
                             headers=attachment(filename))
-        return csv_response(export.standings_csv(standings, sep),  # type: ignore[return-value]
+        return csv_response(export.standings_csv(standings, Layout(sep, decimal)),  # type: ignore[return-value]
                             filename)
 
     @get("/{tournament_id:str}/backup", operation_id="backupTournament", raises=READ,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
-from api.spreadsheet import ENGLISH, Cell, Words, cell_text, csv_bytes
+from api.spreadsheet import ENGLISH, Cell, Layout, Words, cell_text, csv_bytes
 from api.tournaments import schemas as s
 
 PRINT_CSS_PATH = "/api/v1/tournaments/print.css"
@@ -39,8 +39,8 @@ def standings_rows(standings: s.Standings, words: Words = ENGLISH) -> list[list[
     return rows
 
 
-def standings_csv(standings: s.Standings, separator: str, words: Words = ENGLISH) -> bytes:
-    return csv_bytes(standings_rows(standings, words), separator)
+def standings_csv(standings: s.Standings, layout: Layout, words: Words = ENGLISH) -> bytes:
+    return csv_bytes(standings_rows(standings, words), layout)
 
 
 def standings_html(tournament: s.Tournament, standings: s.Standings) -> str:

@@ -26,8 +26,18 @@ export function apiLink(path) {
   return `${BASE}${path}${path.includes('?') ? '&' : '?'}lang=${language()}`;
 }
 
-/** The list separator a spreadsheet expects in this language (a semicolon where the decimal mark is a comma). */
-export const csvSeparator = () => (language() === 'en' ? ',' : ';');
+/**
+ * The query that lays a CSV export out for this device's spreadsheet (README, Exports): the
+ * decimal mark of the phone's own locale (de-CH writes 1.5, de-DE 1,5), and semicolons between
+ * columns where that mark is a comma or the app is not in English, as German, Swiss, French and
+ * Italian spreadsheets expect.
+ */
+export function csvLayout() {
+  const parts = new Intl.NumberFormat(navigator.language).formatToParts(1.5);
+  const decimal = parts.find((part) => part.type === 'decimal')?.value === ',' ? ',' : '.';
+  const separator = decimal === ',' || language() !== 'en' ? ';' : ',';
+  return `&sep=${encodeURIComponent(separator)}&decimal=${encodeURIComponent(decimal)}`;
+}
 
 /** The request never reached the server (offline, DNS, connection reset). */
 export class Unreachable extends Error {}

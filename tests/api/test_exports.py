@@ -10,8 +10,9 @@ from typing import Any
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from api.spreadsheet import csv_bytes
+from api.spreadsheet import Layout, csv_bytes
 from tests.api.test_tournaments import BASE, new_tournament, play_round, register
+from tests.conftest import problem
 
 Client = AsyncTestClient[Litestar]
 
@@ -71,7 +72,7 @@ HOSTILE = ["=cmd|' /C calc'!A0", '=HYPERLINK("https://ex.org","Jörg")', "+41 79
 def test_text_that_a_spreadsheet_would_run_gets_a_leading_quote_and_numbers_stay_numbers() -> None:
     row = ["=1+2", "+1", "-Dan", "@SUM(A1)", "\tTab", "\rCR", "Jörg", "'Ann", "a=b", -1, -0.5,
            2.25, 0, None]
-    text = csv_bytes([row], ",").decode("utf-8").removeprefix("\ufeff")
+    text = csv_bytes([row], Layout()).decode("utf-8").removeprefix("\ufeff")
     assert next(csv.reader(io.StringIO(text))) == [
         "'=1+2", "'+1", "'-Dan", "'@SUM(A1)", "'\tTab", "'\rCR", "Jörg", "'Ann", "a=b", "-1",
         "-0.5", "2.25", "0", ""]
@@ -96,3 +97,25 @@ async def test_hostile_player_and_club_names_reach_the_standings_export_as_text(
         (f"'{name}", f"'{club}") for name, club in zip(HOSTILE[:4], clubs, strict=True)}
     # Losers' score shares are negative numbers, written as numbers.
     assert min(float(row["score_share"]) for row in rows) < 0
+
+
+# --- layouts ----------------------------------------------------------------------------------
+
+
+async def test_each_layout_writes_fractions_with_the_decimal_mark_it_names(client: Client) -> None:
+    tournament = await new_tournament(client)
+    await register(client, tournament, ["Ann", "Bea", "Cem", "Dan"])
+    await play_round(client, tournament)
+    url = f"{BASE}/{tournament['id']}/export"
+    english = table(await client.get(url))
+    assert sorted(row["points"] for row in english) == ["0", "0.333", "0.667", "1"]
+    for query, separator in (("sep=;&decimal=,", ";"), ("sep=;&decimal=.", ";"),
+                             ("decimal=,", ",")):
+        decimal = query[-1]
+        rows = table(await client.get(f"{url}?{query}"), separator)
+        assert [row["points"] for row in rows] == [
+            row["points"].replace(".", decimal) for row in english], query
+    page = (await client.get(url, params={"format": "html"})).text
+    assert "0.667" in page
+    bad = problem(await client.get(url, params={"decimal": ";"}), 400)
+    assert [error["path"] for error in bad["errors"]] == ["decimal"]

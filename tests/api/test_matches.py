@@ -335,14 +335,15 @@ async def test_the_csv_export_has_a_bom_crlf_and_per_seat_columns(
     assert second["Cem: total penalty"] == "14"
 
 
-async def test_the_csv_export_with_semicolons_announces_its_separator(
+async def test_the_csv_export_with_semicolons_starts_with_its_headings(
     client: Client, new_table: Any,
 ) -> None:
     table = await new_table()
     await table.record(game(0, 0, 5, 7))
     response = await client.get(f"{table.url}/export?format=csv&sep=;")
     text = response.content.decode("utf-8")
-    assert text.startswith("\ufeffsep=;\r\nround;")
+    # No sep=; line: LibreOffice shows it as a row, and Excel then ignores the BOM.
+    assert text.startswith("\ufeffround;")
     problem(await client.get(f"{table.url}/export?format=xls"), 400)
 
 

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import phone_in_use
+
 pytestmark = pytest.mark.browser
 
 
@@ -203,3 +205,15 @@ def test_the_share_codes_decode_to_the_view_and_edit_links(phone: Any, server: A
                                  capture_output=True, text=True, check=True).stdout.strip()
         assert decoded.endswith(expected)
         assert decoded.startswith(server.base)
+
+
+@pytest.mark.parametrize(("locale", "layout"), [
+    ("en-US", "&sep=%2C&decimal=.&lang=en"), ("de-CH", "&sep=%3B&decimal=.&lang=de"),
+    ("de-DE", "&sep=%3B&decimal=%2C&lang=de")])
+def test_the_csv_export_is_laid_out_for_the_spreadsheet_of_the_phones_locale(
+        browser: Any, server: Any, locale: str, layout: str) -> None:
+    match, token = new_api_match(server)
+    with phone_in_use(browser, server, locale) as phone:
+        phone.open(f"#/m/{match}/share?t={token}")
+        expect(phone.page.locator("a.export")).to_have_attribute(
+            "href", f"/api/v1/matches/{match}/export?format=csv{layout}")

@@ -1,6 +1,6 @@
 // Share: a view link and (for whoever holds it) the edit link, each as a QR code with a copy
-// button; and the CSV export (semicolons where spreadsheets expect them, words in the app's language).
-import { apiLink, csvSeparator, download } from '../api.js';
+// button; and the CSV export, laid out for this device's spreadsheet, words in the app's language.
+import { apiLink, csvLayout, download } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { qrSvg } from '../qr.js';
@@ -16,7 +16,7 @@ export function shareLinks(id) {
 
 /** The export endpoint as a link; private matches fetch it with the token and save the blob. */
 export function exportLink(match) {
-  const path = `/matches/${encodeURIComponent(match.id)}/export?format=csv&sep=${encodeURIComponent(csvSeparator())}`;
+  const path = `/matches/${encodeURIComponent(match.id)}/export?format=csv${csvLayout()}`;
   const filename = `${match.game}-${match.id}.csv`;
   const link = h('a', { class: 'button secondary export', href: apiLink(path), download: filename },
     t('share.export'));

@@ -5,7 +5,7 @@
 // Decisions: the registration form is never redrawn by live updates, so typing is not lost; a
 // round starts with one tap, because the API refuses what cannot be seated and stores nothing then;
 // the players' link (QR) carries the view token of a private tournament.
-import { Problem, apiLink, csvSeparator, download } from '../api.js';
+import { Problem, apiLink, csvLayout, download } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { clearErrors, showErrors } from '../form.js';
@@ -44,7 +44,7 @@ function exportsPanel(tournament, organiser) {
     return a;
   };
   return h('section', { class: 'panel actions exports' }, h('h2', {}, t('tt.exports')),
-    link('csv', t('tt.export_csv'), `&sep=${encodeURIComponent(csvSeparator())}`), link('json', t('tt.export_json')),
+    link('csv', t('tt.export_csv'), csvLayout()), link('json', t('tt.export_json')),
     link('html', t('tt.export_html')),
     organiser && h('button', { type: 'button', class: 'secondary', 'data-export': 'backup', onclick: () =>
       download(`${tournamentPath(tournament.id)}/backup`, `tournament-${tournament.id}-backup.json`, token)
