@@ -15,8 +15,8 @@
   with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading single quote, which
   the spreadsheet shows as part of the text. Numbers are never text here, so a negative score
   keeps its minus and stays a number.
-- Every heading and every word a cell shows comes from :class:`Words`, so the exports speak the
-  request's language once the API has catalogues.
+- Every heading and every word a cell shows comes from :class:`SheetWords`, so the exports can
+  speak the request's language once the API has catalogues.
 - The response says its charset once: Litestar appends ``charset=utf-8`` to every ``text/``
   media type itself.
 """
@@ -61,7 +61,7 @@ def _untranslated(text: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Words:
+class SheetWords:
     """The words an export shows: column headings and yes/no.
 
     ``translate`` is a gettext-style function from an English message to the request's language;
@@ -83,7 +83,7 @@ class Words:
         return self.translate("yes" if value else "no")
 
 
-ENGLISH = Words()
+ENGLISH = SheetWords()
 
 
 def cell_text(value: Cell, decimal: str = ".") -> str:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from api.matches.schemas import Match
-from api.spreadsheet import ENGLISH, Cell, Layout, Words, csv_bytes
+from api.spreadsheet import ENGLISH, Cell, Layout, SheetWords, csv_bytes
 
 
 def _side_names(match: Match, count: int) -> list[str] | None:
@@ -37,7 +37,7 @@ def _keys(objects: Iterable[dict[str, Any]]) -> list[str]:
     return list(seen)
 
 
-def _cell(value: Any, words: Words) -> Cell:
+def _cell(value: Any, words: SheetWords) -> Cell:
     if isinstance(value, bool):
         return words.flag(value)
     if isinstance(value, list | dict):
@@ -57,7 +57,7 @@ def _per_side_length(match: Match, part: str, key: str) -> int | None:
     return length
 
 
-def score_sheet_rows(match: Match, words: Words = ENGLISH) -> list[list[Cell]]:
+def score_sheet_rows(match: Match, words: SheetWords = ENGLISH) -> list[list[Cell]]:
     results = [r.result for r in match.rounds]
     totals = [r.totals for r in match.rounds]
     scalar_keys: list[str] = []
@@ -91,5 +91,5 @@ def score_sheet_rows(match: Match, words: Words = ENGLISH) -> list[list[Cell]]:
     return rows
 
 
-def score_sheet_csv(match: Match, layout: Layout, words: Words = ENGLISH) -> bytes:
+def score_sheet_csv(match: Match, layout: Layout, words: SheetWords = ENGLISH) -> bytes:
     return csv_bytes(score_sheet_rows(match, words), layout)

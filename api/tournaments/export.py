@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
-from api.spreadsheet import ENGLISH, Cell, Layout, Words, cell_text, csv_bytes
+from api.spreadsheet import ENGLISH, Cell, Layout, SheetWords, cell_text, csv_bytes
 from api.tournaments import schemas as s
 
 PRINT_CSS_PATH = "/api/v1/tournaments/print.css"
@@ -29,7 +29,7 @@ thead { display: table-header-group; }
 COLUMNS = ("rank", "player", "name", "club", "points", "tables")
 
 
-def standings_rows(standings: s.Standings, words: Words = ENGLISH) -> list[list[Cell]]:
+def standings_rows(standings: s.Standings, words: SheetWords = ENGLISH) -> list[list[Cell]]:
     """A heading row, then one row per player: numbers as numbers, no club as an empty cell."""
     criteria = list(standings.rows[0].tiebreaks) if standings.rows else []
     rows: list[list[Cell]] = [[words.heading(key) for key in (*COLUMNS, *criteria)]]
@@ -39,7 +39,7 @@ def standings_rows(standings: s.Standings, words: Words = ENGLISH) -> list[list[
     return rows
 
 
-def standings_csv(standings: s.Standings, layout: Layout, words: Words = ENGLISH) -> bytes:
+def standings_csv(standings: s.Standings, layout: Layout, words: SheetWords = ENGLISH) -> bytes:
     return csv_bytes(standings_rows(standings, words), layout)
 
 
