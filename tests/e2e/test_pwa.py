@@ -185,7 +185,7 @@ def test_the_ui_speaks_german_when_the_browser_prefers_it_and_switches_to_englis
     page.locator("[data-path=winner] [data-value='0']").click()
     expect(page.get_by_role("group", name="Rosen")).to_be_visible()
     expect(page.get_by_role("group", name="Schilten")).to_be_visible()
-    expect(page.get_by_label("Eicheln Under")).to_be_visible()
+    expect(page.get_by_label("Eicheln-Under")).to_be_visible()
     page.get_by_role("combobox", name="Sprache").select_option("en")
     expect(page.get_by_role("button", name="Save round")).to_be_visible()
     page.goto(f"{server.base}/#/")

@@ -30,20 +30,20 @@ ONE_MEANS_ONE = {"de", "en", "it"}
 # these languages use as they are.
 SAME_AS_ENGLISH = {
     "de": {"app.offline", "nav.home", "standings.name", "tt.player_name", "share.export_title",
-           "option.sea-change.teams", "ss.saboteur", "ts.rank.banner", "ts.rank.under",
-           "ts.rank.ober", "ts.short.koenig"},
+           "option.sea-change.teams", "ss.saboteur", "ts.swiss.short.koenig",
+           "ts.french.short.koenig"},
     "fr": {"new.options", "sc.mode.points", "ts.mode.points", "total.points", "tt.points",
            "tt.tiebreak.points", "tt.tables", "tt.table_n", "tt.table", "tt.exports",
            "sc.points", "ts.points", "tt.my_points", "tt.my_tables", "ss.saboteur",
-           "ss.colour.violet", "ts.suit.rosen",
-           "ts.rank.banner", "ts.rank.under", "ts.rank.ober"},
-    "it": {"app.offline", "ts.rank.banner", "ts.rank.under", "ts.rank.ober",
-           "game.seven-seals"},
+           "ss.colour.violet", "ts.swiss.suit.rosen"},
+    "it": {"app.offline", "game.seven-seals"},
 }
-SAME_EVERYWHERE = {"game.sea-change", "game.seven-seals", "game.tschau-sepp", "ts.rank.6",
-                   "ts.rank.7", "ts.rank.8", "ts.rank.9", "ts.short.6", "ts.short.7",
-                   "ts.short.8", "ts.short.9", "ts.short.banner", "ts.short.under",
-                   "ts.short.ober", "ts.short.ass"}
+# Jass ranks keep their Swiss German names in every language; indices are letters and digits.
+SAME_EVERYWHERE = {"game.sea-change", "game.seven-seals", "game.tschau-sepp",
+                   "ts.swiss.rank.banner", "ts.swiss.rank.under", "ts.swiss.rank.ober",
+                   "ts.swiss.short.banner", "ts.swiss.short.under", "ts.swiss.short.ober",
+                   "ts.swiss.short.ass", "ts.french.rank.banner", "ts.french.short.banner",
+                   "ts.french.short.ass"}
 
 SOURCES = {path: path.read_text(encoding="utf-8") for path in sorted((PWA / "js").rglob("*.js"))}
 NAMESPACES = {key.split(".")[0] for key in ENGLISH}

@@ -1,13 +1,17 @@
 // Tschau Sepp entry: tap who went out, then each other player's cards left, as the match's table
 // asks: a card grid (penalty points per hand from the guide) or points typed in; the `count`
 // table asks only how many cards. With `wins` scoring the winner is all there is to enter.
+// Cards are named as the match's `card_faces` option says the table's deck is printed: Swiss
+// German suits (Rosen, Schellen, Schilten, Eicheln; Banner, Under, Ober, König, Ass) or French
+// ones (Herz, Karo, Pik, Kreuz; 10, Bube, Dame, König, Ass); the ids stay the Swiss German ones.
 import { debounce, h, replace } from '../dom.js';
 import { number, t } from '../i18n.js';
 import { cardGrid } from './card-grid.js';
 import { choice, stepper } from './controls.js';
 
 const SUITS = ['rosen', 'schellen', 'schilten', 'eicheln'];
-const RANKS = ['6', '7', '8', '9', 'banner', 'under', 'ober', 'koenig', 'ass'];
+export const RANKS = ['6', '7', '8', '9', 'banner', 'under', 'ober', 'koenig', 'ass'];
+const NUMBERS = new Set(['6', '7', '8', '9']);
 const MODE_KEY = 'tafelrunde.tschau-sepp.mode';
 
 export const sides = (match) => match.players.map((p) => ({ seats: [p.seat], name: p.name }));
@@ -17,15 +21,23 @@ export function roundCells(match, round) {
   return round.result.penalty.map((p, seat) => (seat === winner ? '★' : number(p)));
 }
 
-export const cardName = (id) => {
+/** The deck a match is played with: `swiss` (the default) or `french`. */
+export const facesOf = (options) => (options?.card_faces === 'french' ? 'french' : 'swiss');
+
+export const suitName = (suit, faces) => t(`ts.${faces}.suit.${suit}`);
+export const rankName = (rank, faces) => (NUMBERS.has(rank) ? rank : t(`ts.${faces}.rank.${rank}`));
+const rankShort = (rank, faces) => (NUMBERS.has(rank) ? rank : t(`ts.${faces}.short.${rank}`));
+
+export function cardName(id, faces) {
   const [suit, rank] = id.split('-');
-  return `${t(`ts.suit.${suit}`)} ${t(`ts.rank.${rank}`)}`;
-};
+  return t('ts.card', { suit: suitName(suit, faces), rank: rankName(rank, faces) });
+}
 
 export function entryForm({ match, initial, guide }) {
   const n = match.players.length;
   const { scoring, table } = match.options;
   const copies = match.options.decks || 1;
+  const faces = facesOf(match.options);
   const name = (seat) => match.players[seat].name;
   const state = {
     winner: initial?.winner ?? null,
@@ -52,9 +64,9 @@ export function entryForm({ match, initial, guide }) {
 
   function drawCards() {
     const rows = SUITS.map((suit) => ({
-      label: t(`ts.suit.${suit}`),
-      cards: RANKS.map((rank) => ({ id: `${suit}-${rank}`, label: t(`ts.short.${rank}`),
-        kind: `ts-${suit}`, name: cardName(`${suit}-${rank}`) })),
+      label: suitName(suit, faces),
+      cards: RANKS.map((rank) => ({ id: `${suit}-${rank}`, label: rankShort(rank, faces),
+        kind: `ts-${suit}`, name: cardName(`${suit}-${rank}`, faces) })),
     }));
     const perSeat = () => state.guide?.penalty || state.guide?.points || state.guide?.hand_points;
     grid = cardGrid({

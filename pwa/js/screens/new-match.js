@@ -10,6 +10,7 @@ import { showErrors } from '../form.js';
 import { go } from '../router.js';
 import { rememberMatch, rememberNames, rememberedNames, storeTokens } from '../store.js';
 import { errorScreen, gameName, problemText } from '../match-view.js';
+import { RANKS, facesOf, rankName } from '../games/tschau-sepp.js';
 
 const REMATCH_KEY = 'tafelrunde.rematch';
 
@@ -92,11 +93,9 @@ function optionField(spec, form) {
       } }, has(`sc.suit.${c}`) ? t(`sc.suit.${c}`) : c)));
     return h('div', { class: 'field', 'data-path': path }, h('span', { class: 'label' }, label), control, explain);
   } else if (spec.kind === 'values_by_rank') {
-    const ranks = g.ranks?.map((r) => (typeof r === 'string' ? r : r.id))
-      || ['6', '7', '8', '9', 'banner', 'under', 'ober', 'koenig', 'ass'];
     const values = { ...(value || {}) };
-    control = h('div', { class: 'ranks' }, ranks.map((rank) => h('label', {},
-      h('span', {}, t(`ts.rank.${rank}`)),
+    control = h('div', { class: 'ranks' }, RANKS.map((rank) => h('label', {},
+      h('span', {}, rankName(rank, facesOf(options))),
       h('input', { type: 'number', inputmode: 'numeric', min: 0, value: values[rank] ?? '',
         onchange: (e) => { values[rank] = Number(e.target.value); options[spec.name] = { ...values }; } }))));
     return h('div', { class: 'field', 'data-path': path }, h('span', { class: 'label' }, label), control, explain);
