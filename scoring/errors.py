@@ -1,37 +1,53 @@
 """Errors in the games' own words.
 
 Every check of an option or a round entry reports *all* problems at once, each naming the exact
-field path (``captured[2][5]``, ``bids[1].taken_from.yellow``), a stable code the app translates,
-the parameters that code needs, and a plain English message.
+field path (``captured[2][5]``, ``bids[1].taken_from.yellow``) and the declared
+:class:`~scoring.messages.Message` it breaks, with that message's parameters: a stable code, and
+plain English the API says again in the reader's language.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NoReturn, TypeAlias
+from typing import TYPE_CHECKING, NoReturn
+
+from scoring.messages import ENGLISH, NO_NAMES, Message, Names, Param, Wording
 
 if TYPE_CHECKING:
     from scoring.reading import JSON
 
-Param: TypeAlias = "str | int | float | bool | tuple[str | int, ...] | None"
+__all__ = ["Errors", "FieldError", "InvalidEntry", "InvalidInput", "InvalidOptions",
+           "MatchFinished", "Param", "ScoringError", "at"]
 
 
 @dataclass(frozen=True, slots=True)
 class FieldError:
-    """One invalid field: where, which rule (``code``), the rule's values, and a message."""
+    """One invalid field: where (``path``), the rule's message it breaks and its values."""
 
     path: str
-    code: str
-    message: str
+    template: Message
     params: Mapping[str, Param] = field(default_factory=dict)
 
-    def as_json(self) -> dict[str, JSON]:
+    @property
+    def code(self) -> str:
+        return self.template.code
+
+    @property
+    def message(self) -> str:
+        """The problem in plain English."""
+        return self.template.render(self.params)
+
+    def as_json(self, wording: Wording = ENGLISH, names: Names = NO_NAMES) -> dict[str, JSON]:
+        """The error as the API shows it, said with ``wording``; ``names`` says who its seats
+        and sides are."""
         params: dict[str, JSON] = {
             key: list(value) if isinstance(value, tuple) else value
             for key, value in self.params.items()
         }
-        return {"path": self.path, "code": self.code, "message": self.message, "params": params}
+        said = wording.say(wording.template(self.template, self.params), self.params,
+                           self.template.kinds, names)
+        return {"path": self.path, "code": self.code, "message": said, "params": params}
 
 
 class ScoringError(Exception):
@@ -76,17 +92,13 @@ class Errors(list[FieldError]):
     a part of it added a problem) and folding must stay fast.
     """
 
-    def add(self, path: str, code: str, message: str, **params: Param) -> None:
-        self.append(FieldError(path, code, message, params))
+    def add(self, path: str, message: Message, **params: Param) -> None:
+        self.append(FieldError(path, message, params))
 
     @property
     def found(self) -> tuple[FieldError, ...]:
         return tuple(self)
 
-    def fail(self, kind: type[InvalidInput], path: str, code: str, message: str) -> NoReturn:
-        """Record one last problem and raise everything collected as ``kind``."""
-        self.add(path, code, message)
-        raise kind(tuple(self))
 
     def raise_all(self, kind: type[InvalidInput]) -> NoReturn:
         """Raise everything collected as ``kind``; for callers that know something was found."""

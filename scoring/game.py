@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from scoring.messages import ENGLISH, NO_NAMES, Message, Names, Wording
 from scoring.reading import JSON
 from scoring.shapes import GameShapes
 
@@ -28,16 +29,21 @@ class Result(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """One match option as the app shows it: name, kind, default and a one-line explanation.
+    """One match option as the app shows it: name, kind, a short ``label``, a one-line
+    ``description`` (help), the default and, when it depends on the players, ``default_rule``
+    (said as a person would: "3, or team size + 1 when playing in teams"); ``choice_labels``
+    name each of the ``choices``. Words are plain English, said in the reader's language by the
+    ``wording`` given to :meth:`as_json`.
 
     ``kind`` is one of ``int``, ``bool``, ``choice``, ``seat_groups`` (lists of seats),
     ``choices`` (a list drawn from ``choices``), ``values_by_rank`` (an object rank → number).
     ``default`` is ``None`` when the default depends on the players; ``default_rule`` then says how.
-    ``available`` states when the option applies, e.g. ``"players == 3"``.
+    ``available`` states when the option applies, e.g. ``"players == 3"`` (for programs).
     """
 
     name: str
     kind: str
+    label: str
     description: str
     default: JSON = None
     default_rule: str | None = None
@@ -45,16 +51,33 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
     available: str | None = None
+    choice_labels: Mapping[str, str] = field(default_factory=dict)
 
-    def as_json(self) -> dict[str, JSON]:
+    def _text(self, text: str) -> Message:
+        return Message(f"option {self.name}", text)
+
+    def declared_messages(self) -> tuple[Message, ...]:
+        """The option's words as messages (context ``option <name>``), for the catalogues."""
+        texts = [self.label, self.description, *self.choice_labels.values()]
+        if self.default_rule is not None:
+            texts.append(self.default_rule)
+        return tuple(self._text(text) for text in texts)
+
+    def as_json(self, wording: Wording = ENGLISH) -> dict[str, JSON]:
+        def said(text: str) -> str:
+            return wording.phrase(self._text(text))
+
         described: dict[str, JSON] = {
-            "name": self.name, "kind": self.kind, "description": self.description,
-            "default": self.default,
+            "name": self.name, "kind": self.kind, "label": said(self.label),
+            "description": said(self.description), "default": self.default,
         }
         if self.default_rule is not None:
-            described["default_rule"] = self.default_rule
+            described["default_rule"] = said(self.default_rule)
         if self.choices:
             described["choices"] = list(self.choices)
+        if self.choice_labels:
+            described["choice_labels"] = {
+                choice: said(label) for choice, label in self.choice_labels.items()}
         if self.minimum is not None:
             described["minimum"] = self.minimum
         if self.maximum is not None:
@@ -74,11 +97,20 @@ class Setup(Generic[Opt]):
 
 @dataclass(frozen=True, slots=True)
 class Reason:
-    """Why a match was decided, for the winner screen: a code and parameters for translation."""
+    """Why a match was decided, for the winner screen: a declared message, its parameters, and
+    who the seats and sides it names are."""
 
-    code: str
-    message: str
+    template: Message
     params: Mapping[str, JSON] = field(default_factory=dict)
+    names: Names = NO_NAMES
+
+    @property
+    def code(self) -> str:
+        return self.template.code
+
+    @property
+    def message(self) -> str:
+        return self.template.render(self.params, self.names)
 
     def as_json(self) -> dict[str, JSON]:
         return {"code": self.code, "message": self.message, "params": dict(self.params)}
@@ -94,12 +126,17 @@ class Standing:
     rank: int
     totals: Mapping[str, JSON]
     is_team: bool = False
+    computer: bool = False
+    """A side no one at the table plays (Sea Change solo's AI): its line says ``player: false``
+    and its ``name`` is a :data:`scoring.messages.COMPUTER` id."""
 
     def as_json(self) -> dict[str, JSON]:
         line: dict[str, JSON] = (
             {"team": self.side, "seats": list(self.seats)} if self.is_team else {"seat": self.side}
         )
         line.update(name=self.name, rank=self.rank)
+        if self.computer:
+            line["player"] = False
         line.update(self.totals)
         return line
 
@@ -129,8 +166,9 @@ class Game(Protocol[Opt, E, R, T]):
     shapes: GameShapes
     """The JSON shapes of a round entry, round result, totals and standings line."""
 
-    def describe(self) -> dict[str, JSON]:
-        """Everything a client needs to offer this game: options, card ids, seal ids, decks."""
+    def describe(self, wording: Wording = ENGLISH) -> dict[str, JSON]:
+        """Everything a client needs to offer this game: options, card ids, seal ids, decks;
+        its words (option labels and help, names of suits and ranks) said with ``wording``."""
         ...
 
     def read_options(self, raw: Mapping[str, JSON], players: int) -> Opt:
@@ -175,10 +213,12 @@ class Game(Protocol[Opt, E, R, T]):
         """
         ...
 
-    def guide(self, raw: JSON, setup: Setup[Opt], earlier: Sequence[E]) -> dict[str, JSON]:
+    def guide(self, raw: JSON, setup: Setup[Opt], earlier: Sequence[E],
+              wording: Wording = ENGLISH) -> dict[str, JSON]:
         """Help for a partly entered round, e.g. cards still unassigned, seals left in the middle.
 
-        Never raises for an incomplete entry: it says what it can and lists the problems so far.
+        Never raises for an incomplete entry: it says what it can and lists the problems so far,
+        each said with ``wording``.
         """
         ...
 

@@ -11,11 +11,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.errors import Errors, InvalidEntry, InvalidOptions, MatchFinished, at
+from scoring.errors import Errors, FieldError, InvalidEntry, InvalidOptions, MatchFinished, at
 from scoring.game import AnyGame, Setup, Verdict
-from scoring.reading import JSON
+from scoring.messages import Message, Names
+from scoring.reading import JSON, NOT_AN_OBJECT
 
 MAX_NAME_LENGTH = 40
+
+PLAYERS_NOT_A_LIST = Message("not_a_list", "List the players' names here.")
+PLAYER_COUNT = Message("player_count",
+                       "{game} is for {minimum} to {maximum} players, not {actual}.")
+BLANK_NAME = Message("blank_name", "Every player needs a name.")
+NAME_TOO_LONG = Message("name_too_long", "A name can have at most {maximum} characters.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,23 +63,18 @@ class FoldedMatch:
 def read_players(game: AnyGame, raw: JSON, errors: Errors) -> tuple[str, ...]:
     """The player names in seat order, checked against the game's player range."""
     if not isinstance(raw, list):
-        errors.add("players", "not_a_list", "must be a list of names")
+        errors.add("players", PLAYERS_NOT_A_LIST)
         return ()
     if not game.min_players <= len(raw) <= game.max_players:
-        errors.add(
-            "players", "player_count",
-            f"{game.name} is played by {game.min_players} to {game.max_players} players, "
-            f"not {len(raw)}",
-            minimum=game.min_players, maximum=game.max_players, actual=len(raw),
-        )
+        errors.add("players", PLAYER_COUNT, minimum=game.min_players,
+                   maximum=game.max_players, actual=len(raw), game=game.name)
     names: list[str] = []
     for seat, name in enumerate(raw):
         path = f"players[{seat}]"
         if not isinstance(name, str) or not name.strip():
-            errors.add(path, "blank_name", "each player needs a name")
+            errors.add(path, BLANK_NAME)
         elif len(name.strip()) > MAX_NAME_LENGTH:
-            errors.add(path, "name_too_long", f"at most {MAX_NAME_LENGTH} characters",
-                       maximum=MAX_NAME_LENGTH)
+            errors.add(path, NAME_TOO_LONG, maximum=MAX_NAME_LENGTH)
         else:
             names.append(name.strip())
     return tuple(names)
@@ -88,15 +90,26 @@ def set_up(game: AnyGame, players: JSON, options: JSON) -> Setup[Any]:
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        errors.add("options", "not_an_object", "must be a JSON object")
+        errors.add("options", NOT_AN_OBJECT)
     elif not errors:
         try:
             return Setup(names, game.read_options(options, len(names)))
         except InvalidOptions as invalid:
-            for problem in invalid.errors:
-                errors.add(at("options", problem.path) if problem.path else "options",
-                           problem.code, problem.message, **problem.params)
+            errors.extend(
+                FieldError(at("options", problem.path) if problem.path else "options",
+                           problem.template, problem.params)
+                for problem in invalid.errors)
     errors.raise_all(InvalidOptions)
+
+
+def names_of(game: AnyGame, setup: Setup[Any]) -> Names:
+    """Who the seats and sides of a match are, and its options: what its messages name."""
+    standings = game.judge(game.first_totals(setup), (), setup).standings
+    sides = [""] * len(standings)
+    for standing in standings:
+        sides[standing.side] = standing.name
+    return Names(setup.players, tuple(sides), game.options_json(setup.options),
+                 frozenset(standing.side for standing in standings if standing.computer))
 
 
 def fold_match(game: AnyGame, setup: Setup[Any], entries: Sequence[JSON]) -> FoldedMatch:

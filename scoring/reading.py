@@ -12,9 +12,46 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import TypeAlias
 
 from scoring.errors import Errors, at
+from scoring.messages import Listed, Message, Vocabulary
 
 JSON: TypeAlias = "bool | int | float | str | list[JSON] | dict[str, JSON] | None"
 JSONObject: TypeAlias = "dict[str, JSON]"
+
+FIELDS = Vocabulary("what a round entry or a match's settings hold, as a player would name it", {
+    "players": "the players", "options": "the match's options",
+    "final_trump": "the trump at the end of the round", "captured": "the cards each side captured",
+    "scores": "the points of each side", "trump_zero": "who captured the trump 0",
+    "tricks": "the tricks each side took", "has_eight": "whether you captured an 8",
+    "bids": "the predictions", "seals": "the seals predicted",
+    "remaining": "the seals left at the end of the round",
+    "black": "the black seals each player took", "first_bidder": "who predicted first",
+    "winner": "who went out", "hands": "the cards left in each hand",
+    "cards_left": "the number of cards left in each hand",
+    "penalty": "the penalty points of each player",
+    "card_values": "the penalty points of each rank",
+})
+"""Fields by what they mean at the table, for messages that must name one."""
+
+NOT_AN_OBJECT = Message("not_an_object", "Expected an object with named fields here.")
+UNKNOWN_FIELD = Message("unknown_field", 'There is no field "{field}" here.')
+NOT_AN_INTEGER = Message("not_an_integer", "Enter a whole number here.")
+TOO_SMALL = Message("too_small", "The smallest number allowed here is {minimum}.")
+TOO_LARGE = Message("too_large", "The largest number allowed here is {maximum}.")
+NOT_A_BOOLEAN = Message("not_a_boolean", "Answer yes or no here.")
+NOT_A_STRING = Message("not_a_string", "Enter a text here.")
+UNKNOWN_CHOICE = Message("unknown_choice", '"{value}" is not possible here; choose {choices}.',
+                         kinds={"choices": Listed(joiner="or")})
+NOT_A_LIST = Message("not_a_list", "Expected a list here.")
+WRONG_LENGTH = Message("wrong_length", "This needs exactly 1 entry; there are {actual}.",
+                       plural="This needs exactly {expected} entries; there are {actual}.",
+                       count="expected")
+TOO_SHORT = Message("too_short", "This needs at least 1 entry; there are {actual}.",
+                    plural="This needs at least {minimum} entries; there are {actual}.",
+                    count="minimum")
+TOO_LONG = Message("too_long", "This takes at most 1 entry; there are {actual}.",
+                   plural="This takes at most {maximum} entries; there are {actual}.",
+                   count="maximum")
+MISSING = Message("missing", "Still missing: {field}.", kinds={"field": FIELDS})
 
 
 def read_object(
@@ -22,11 +59,11 @@ def read_object(
 ) -> Mapping[str, JSON] | None:
     """An object whose keys are all in ``allowed``; unknown keys are each reported."""
     if not isinstance(value, dict):
-        errors.add(path, "not_an_object", "must be a JSON object")
+        errors.add(path, NOT_AN_OBJECT)
         return None
     for key in value:
         if key not in allowed:
-            errors.add(at(path, key), "unknown_field", f"unknown field {key!r}", field=key)
+            errors.add(at(path, key), UNKNOWN_FIELD, field=key)
     return value
 
 
@@ -40,27 +77,27 @@ def read_int(
     (stored as given, a float where a seat belongs would be read back as a float).
     """
     if isinstance(value, bool) or not isinstance(value, int):
-        errors.add(path, "not_an_integer", "must be a whole number")
+        errors.add(path, NOT_AN_INTEGER)
         return None
     if minimum is not None and value < minimum:
-        errors.add(path, "too_small", f"must be at least {minimum}", minimum=minimum)
+        errors.add(path, TOO_SMALL, minimum=minimum)
         return None
     if maximum is not None and value > maximum:
-        errors.add(path, "too_large", f"must be at most {maximum}", maximum=maximum)
+        errors.add(path, TOO_LARGE, maximum=maximum)
         return None
     return value
 
 
 def read_bool(value: JSON, path: str, errors: Errors) -> bool | None:
     if not isinstance(value, bool):
-        errors.add(path, "not_a_boolean", "must be true or false")
+        errors.add(path, NOT_A_BOOLEAN)
         return None
     return value
 
 
 def read_str(value: JSON, path: str, errors: Errors) -> str | None:
     if not isinstance(value, str):
-        errors.add(path, "not_a_string", "must be a string")
+        errors.add(path, NOT_A_STRING)
         return None
     return value
 
@@ -72,10 +109,7 @@ def read_choice(value: JSON, path: str, errors: Errors, choices: Collection[str]
         return None
     if text not in choices:
         listed = tuple(sorted(choices))
-        errors.add(
-            path, "unknown_choice", f"{text!r} is not one of {', '.join(listed)}",
-            value=text, choices=listed,
-        )
+        errors.add(path, UNKNOWN_CHOICE, value=text, choices=listed)
         return None
     return text
 
@@ -86,21 +120,16 @@ def read_list(
 ) -> Sequence[JSON] | None:
     """A list, optionally of an exact length or within length bounds."""
     if not isinstance(value, list):
-        errors.add(path, "not_a_list", "must be a list")
+        errors.add(path, NOT_A_LIST)
         return None
     if length is not None and len(value) != length:
-        errors.add(
-            path, "wrong_length", f"must have {length} elements, not {len(value)}",
-            expected=length, actual=len(value),
-        )
+        errors.add(path, WRONG_LENGTH, expected=length, actual=len(value))
         return None
     if min_length is not None and len(value) < min_length:
-        errors.add(path, "too_short", f"must have at least {min_length} elements",
-                   minimum=min_length, actual=len(value))
+        errors.add(path, TOO_SHORT, minimum=min_length, actual=len(value))
         return None
     if max_length is not None and len(value) > max_length:
-        errors.add(path, "too_long", f"must have at most {max_length} elements",
-                   maximum=max_length, actual=len(value))
+        errors.add(path, TOO_LONG, maximum=max_length, actual=len(value))
         return None
     return value
 
@@ -108,7 +137,7 @@ def read_list(
 def require(obj: Mapping[str, JSON], key: str, path: str, errors: Errors) -> JSON | None:
     """The value of a required field, or ``None`` after reporting it missing."""
     if key not in obj:
-        errors.add(at(path, key), "missing", f"{key!r} is required", field=key)
+        errors.add(at(path, key), MISSING, field=key)
         return None
     return obj[key]
 

@@ -96,6 +96,8 @@ def standing(title: str, totals: Mapping[str, Shape]) -> Shape:
         "seat": integer(minimum=0, description="The seat, when the side is one seat"),
         "team": integer(minimum=0, description="The team, in options.teams order"),
         "seats": array(integer(minimum=0), description="The team's seats"),
+        "player": boolean(description="false for a side no one at the table plays (Sea Change "
+                          "solo's AI); its name is then said in the reader's language"),
     }, title=title)
 
 

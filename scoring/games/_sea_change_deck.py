@@ -6,11 +6,18 @@ checking and scoring an 80-card round is a few C-level set and dict operations.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
+from scoring.messages import Message, Named, Param, Vocabulary
+
 SUITS = ("blue", "green", "red", "purple", "yellow")
 VALUES = tuple(range(16))
+
+SUIT = Vocabulary("a Sea Change suit, by its colour (water, seaweed, flags, helmets, suns)", {
+    "blue": "blue", "green": "green", "red": "red", "purple": "purple", "yellow": "yellow",
+})
 
 # Points printed on a card, by value; the 0 of the final trump adds TRUMP_ZERO_POINTS instead.
 CARD_POINTS = (0, 0, -1, 2, 0, 0, 0, 0, -4, 2, 1, 1, 1, -2, 2, 1)
@@ -25,6 +32,14 @@ ZERO_OF = {suit: f"{suit}-0" for suit in SUITS}
 EIGHTS = frozenset(f"{suit}-{EIGHT}" for suit in SUITS)
 
 _LOW = (0, *range(4, 13))
+
+
+def _card_parts(card: str) -> Mapping[str, Param] | None:
+    return {"suit": SUIT_OF[card], "value": VALUE_OF[card]} if card in SUIT_OF else None
+
+
+CARD = Named(Message("sea_change_card", "{suit} {value}", kinds={"suit": SUIT}), _card_parts)
+"""A Sea Change card by its id (``purple-10``): "purple 10"."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,9 +13,20 @@ from dataclasses import dataclass
 from typing import TypeAlias, cast
 
 from scoring.errors import Errors, at
-from scoring.games._sea_change_deck import SUIT_OF, SUITS, VALUE_OF, Deck, Table, deck_of
+from scoring.games._sea_change_deck import (
+    CARD,
+    SUIT,
+    SUIT_OF,
+    SUITS,
+    VALUE_OF,
+    Deck,
+    Table,
+    deck_of,
+)
+from scoring.messages import SIDE, Listed, Message
 from scoring.reading import (
     JSON,
+    NOT_AN_OBJECT,
     read_bool,
     read_choice,
     read_int,
@@ -28,6 +39,54 @@ from scoring.reading import (
 CARD_FIELDS = frozenset({"final_trump", "captured"})
 POINTS_FIELDS = frozenset({"final_trump", "scores", "trump_zero", "tricks"})
 SOLO_POINTS_FIELDS = POINTS_FIELDS | {"has_eight"}
+
+SUITS_LISTED = Listed(SUIT)
+NO_MODE = Message("no_mode", "Enter the round card by card or as points.")
+BOTH_MODES = Message("both_modes", "Enter the round either card by card or as points, not both.")
+SUIT_NOT_IN_PLAY = Message("suit_not_in_play",
+                           "{suit} is not in play in this match; the suits in play are {suits}.",
+                           kinds={"suit": SUIT, "suits": SUITS_LISTED})
+PILE_NOT_WHOLE_TRICKS = Message(
+    "pile_not_whole_tricks",
+    "A pile holds whole tricks of {cards_per_trick} cards; this one has 1 card.",
+    plural="A pile holds whole tricks of {cards_per_trick} cards; this one has {cards} cards.",
+    count="cards")
+UNKNOWN_CARD = Message("unknown_card", '"{card}" is not a Sea Change card.')
+DUPLICATE_CARD = Message("duplicate_card", "{card} is already in {first_side}'s pile.",
+                         kinds={"card": CARD, "first_side": SIDE})
+DUPLICATE_CARD_SAME_PILE = Message("duplicate_card", "{card} is already in this pile.",
+                                   kinds={"card": CARD})
+NOT_IN_DECK_FOR_PLAYERS = Message(
+    "not_in_deck", "{card} is not in the deck for 1 player.",
+    plural="{card} is not in the deck for {players} players.", count="players",
+    kinds={"card": CARD})
+NOT_IN_PLAY = Message("not_in_deck", "{card} is not in play; the suits in play are {suits}.",
+                      kinds={"card": CARD, "suits": SUITS_LISTED})
+MISSING_CARD = Message("missing_card", "{card} is in no pile.", kinds={"card": CARD})
+SUITS_CHANGED = Message("suits_changed",
+                        "Earlier rounds were played with {suits}; this round has cards of "
+                        "{found} as well.", kinds={"suits": SUITS_LISTED, "found": SUITS_LISTED})
+TOO_FEW_SUITS = Message(
+    "too_few_suits", "With 1 player, {expected} suits are in play; the piles hold only {actual}.",
+    plural="With {players} players, {expected} suits are in play; the piles hold only {actual}.",
+    count="players")
+TOO_MANY_SUITS = Message(
+    "too_many_suits", "With 1 player, only {expected} suits are in play; the piles hold {actual}.",
+    plural="With {players} players, only {expected} suits are in play; the piles hold "
+    "{actual}.", count="players")
+CHECKSUM_MISMATCH = Message("checksum_mismatch",
+                            "The points add up to {actual}, but the points of a round always add "
+                            "up to {expected}.")
+TRICKS_TOTAL = Message("tricks_total",
+                       "The tricks add up to {actual}, but a round has {expected} tricks.")
+SCORE_WITHOUT_TRICKS = Message("score_without_tricks",
+                               "{side} took no trick, so their points are 0.",
+                               kinds={"side": SIDE})
+TRUMP_ZERO_WITHOUT_TRICKS = Message("trump_zero_without_tricks",
+                                    "{side} took no trick, so they cannot have captured the "
+                                    "trump 0.", kinds={"side": SIDE})
+EIGHT_WITHOUT_TRICKS = Message("eight_without_tricks",
+                               "You took no trick, so your pile holds no 8.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,19 +140,18 @@ def read_round(
     raw: JSON, table: Table, known: KnownSuits, errors: Errors, *, partial: bool
 ) -> RoundReading:
     if not isinstance(raw, dict):
-        errors.add("", "not_an_object", "must be a JSON object")
+        errors.add("", NOT_AN_OBJECT)
         return RoundReading(None, None, None)
     points_fields = SOLO_POINTS_FIELDS if table.solo else POINTS_FIELDS
     mode: str | None = None
     if "captured" in raw and "scores" in raw:
-        errors.add("", "both_modes",
-                   "give either captured (card mode) or scores (points mode), not both")
+        errors.add("", BOTH_MODES)
     elif "captured" in raw:
         mode = "cards"
     elif "scores" in raw:
         mode = "points"
     elif not partial:
-        errors.add("", "no_mode", "give captured (card mode) or scores (points mode)")
+        errors.add("", NO_MODE)
     allowed = {"cards": CARD_FIELDS, "points": points_fields}.get(
         mode or "", CARD_FIELDS | points_fields)
     read_object(raw, "", errors, allowed=allowed)
@@ -121,9 +179,7 @@ def _present(raw: Mapping[str, JSON], key: str, errors: Errors, *, partial: bool
 
 def _check_trump_in_play(trump: str, suits: tuple[str, ...], errors: Errors) -> None:
     if trump not in suits:
-        errors.add("final_trump", "suit_not_in_play",
-                   f"{trump} is not in play (suits in play: {', '.join(suits)})",
-                   suit=trump, suits=suits)
+        errors.add("final_trump", SUIT_NOT_IN_PLAY, suit=trump, suits=suits)
 
 
 def _read_card_round(
@@ -179,7 +235,7 @@ def _read_piles_card_by_card(
     items: Sequence[JSON], table: Table, known: KnownSuits, errors: Errors, *, partial: bool
 ) -> PileReading:
     rule = table.rule
-    first_at: dict[str, str] = {}
+    first_at: dict[str, tuple[str, int]] = {}  # card → where first entered, and whose pile
     placed: list[list[tuple[str, str]]] = []
     duplicates: dict[str, None] = {}
     for side, pile in enumerate(items):
@@ -190,39 +246,40 @@ def _read_piles_card_by_card(
         if cards is None:
             continue
         if not partial and len(cards) % rule.cards_per_trick:
-            errors.add(pile_path, "pile_not_whole_tricks",
-                       f"{len(cards)} cards are not whole tricks of {rule.cards_per_trick} cards",
-                       cards=len(cards), cards_per_trick=rule.cards_per_trick)
+            errors.add(pile_path, PILE_NOT_WHOLE_TRICKS, cards=len(cards),
+                       cards_per_trick=rule.cards_per_trick)
         for position, card in enumerate(cards):
             path = at(pile_path, position)
             text = read_str(card, path, errors)
             if text is None:
                 continue
             if text not in SUIT_OF:
-                errors.add(path, "unknown_card", f"{text!r} is not a Sea Change card", card=text)
+                errors.add(path, UNKNOWN_CARD, card=text)
             elif text in first_at:
-                errors.add(path, "duplicate_card", f"{text} is already at {first_at[text]}",
-                           card=text, first=first_at[text])
+                first, first_side = first_at[text]
+                if first_side == side:
+                    errors.add(path, DUPLICATE_CARD_SAME_PILE, card=text, first=first,
+                               first_side=first_side)
+                else:
+                    errors.add(path, DUPLICATE_CARD, card=text, first=first,
+                               first_side=first_side)
                 duplicates[text] = None
             else:
-                first_at[text] = path
+                first_at[text] = (path, side)
                 found.append((path, text))
     deck = _deck_in_play(table, known, first_at, errors, partial=partial)
     values = frozenset(rule.values)
     for found in placed:
         for path, card in found:
             if VALUE_OF[card] not in values:
-                errors.add(path, "not_in_deck",
-                           f"{card} is not in the deck for {rule.players} players",
-                           card=card, values=rule.values)
+                errors.add(path, NOT_IN_DECK_FOR_PLAYERS, card=card, values=rule.values,
+                           players=rule.players)
             elif deck is not None and card not in deck.cards:
-                errors.add(path, "not_in_deck",
-                           f"{card} is not in play (suits in play: {', '.join(deck.suits)})",
-                           card=card, suits=deck.suits)
+                errors.add(path, NOT_IN_PLAY, card=card, suits=deck.suits)
     if deck is not None and not partial:
         for card in deck.ids:
             if card not in first_at:
-                errors.add("captured", "missing_card", f"{card} is in no pile", card=card)
+                errors.add("captured", MISSING_CARD, card=card)
     kept = tuple(tuple(card for _, card in found) for found in placed)
     return PileReading(kept, deck, tuple(duplicates))
 
@@ -236,26 +293,19 @@ def _deck_in_play(
     if known.suits is not None:
         changed = tuple(suit for suit in SUITS if suit in counts and suit not in known.suits)
         if known.from_earlier and changed:
-            errors.add("captured", "suits_changed",
-                       f"the suits in play were {', '.join(known.suits)} in earlier rounds; "
-                       f"this round has {', '.join(changed)}",
-                       suits=known.suits, found=changed)
+            errors.add("captured", SUITS_CHANGED, suits=known.suits, found=changed)
         return deck_of(rule.players, known.suits)
     # Decision: with cards of too many suits, the suits holding the most cards are in play and
     # the others' cards are reported one by one.
     in_play = sorted(counts, key=lambda suit: (-counts[suit], SUITS.index(suit)))
     if len(in_play) < rule.suit_count:
         if not partial:
-            errors.add("captured", "too_few_suits",
-                       f"{rule.suit_count} suits are in play with {rule.players} players; "
-                       f"the piles hold {len(in_play)}",
-                       expected=rule.suit_count, actual=len(in_play))
+            errors.add("captured", TOO_FEW_SUITS, expected=rule.suit_count,
+                       actual=len(in_play), players=rule.players)
         return None
     if len(in_play) > rule.suit_count:
-        errors.add("captured", "too_many_suits",
-                   f"{rule.suit_count} suits are in play with {rule.players} players; "
-                   f"the piles hold {len(in_play)}",
-                   expected=rule.suit_count, actual=len(in_play))
+        errors.add("captured", TOO_MANY_SUITS, expected=rule.suit_count, actual=len(in_play),
+                   players=rule.players)
     return deck_of(rule.players, tuple(in_play[: rule.suit_count]))
 
 
@@ -275,10 +325,8 @@ def _read_points(
                  if table.solo and _present(raw, "has_eight", errors, partial=partial) else None)
     full_scores = _complete(scores)
     if full_scores is not None and sum(full_scores) != rule.checksum:
-        errors.add("scores", "checksum_mismatch",
-                   f"the scores add up to {sum(full_scores)}, but every round's scores add up "
-                   f"to {rule.checksum} with {rule.players} players",
-                   expected=rule.checksum, actual=sum(full_scores))
+        errors.add("scores", CHECKSUM_MISMATCH, expected=rule.checksum,
+                   actual=sum(full_scores))
     full_tricks = _complete(tricks)
     if full_tricks is not None:
         _check_tricks(full_tricks, scores, trump_zero, has_eight, table, errors)
@@ -296,21 +344,16 @@ def _check_tricks(
     """Tricks add up to the round's tricks, and a side without a trick captured nothing."""
     rule = table.rule
     if sum(tricks) != rule.tricks:
-        errors.add("tricks", "tricks_total",
-                   f"the tricks add up to {sum(tricks)}, but a round with {rule.players} "
-                   f"players has {rule.tricks}", expected=rule.tricks, actual=sum(tricks))
+        errors.add("tricks", TRICKS_TOTAL, expected=rule.tricks, actual=sum(tricks))
     for side, taken in enumerate(tricks):
         if taken:
             continue
         if scores is not None and scores[side]:
-            errors.add(at("scores", side), "score_without_tricks",
-                       "a side that took no trick scores 0", side=side)
+            errors.add(at("scores", side), SCORE_WITHOUT_TRICKS, side=side)
         if trump_zero == side:
-            errors.add("trump_zero", "trump_zero_without_tricks",
-                       "the trump 0 went to a side that took no trick", side=side)
+            errors.add("trump_zero", TRUMP_ZERO_WITHOUT_TRICKS, side=side)
         if side == 0 and has_eight:
-            errors.add("has_eight", "eight_without_tricks",
-                       "you took no trick, so your pile holds no 8")
+            errors.add("has_eight", EIGHT_WITHOUT_TRICKS)
 
 
 def _read_per_side(

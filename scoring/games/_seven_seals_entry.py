@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from scoring.errors import Errors, at
+from scoring.messages import SEAT, Message, Vocabulary
 from scoring.reading import (
     JSON,
     read_bool,
@@ -36,6 +37,68 @@ TRICKS = 15
 ENTRY_FIELDS = frozenset({"bids", "remaining", "black", "tricks", "first_bidder"})
 PREDICTION_FIELDS = frozenset({"seals", "taken_from", "saboteur"})
 _KIND_INDEX = {kind: index for index, kind in enumerate(KINDS)}
+
+SEAL = Vocabulary("a seal's colour, as its name (red)", {
+    "red": "red", "yellow": "yellow", "green": "green", "blue": "blue", "violet": "violet",
+    "white": "white", "black": "black",
+}, forms={"one": "describing one seal: 1 red seal", "many": "describing seals: 3 red seals"})
+_SEAT_AND_SEAL = {"seat": SEAT, "colour": SEAL}
+EXCEEDS_SUPPLY = Message("exceeds_supply",
+                         "There are only {supply} {colour:many} seals; this prediction takes "
+                         "{wanted}.", kinds={"colour": SEAL})
+COLOUR_NOT_BID = Message("colour_not_bid",
+                         "No {colour:one} seal is predicted, so none comes from another player.",
+                         kinds={"colour": SEAL})
+MIDDLE_HAS_COLOUR = Message(
+    "middle_has_colour", "The middle still has 1 {colour:one} seal: take it from there.",
+    plural="The middle still has {middle} {colour:many} seals: take them from there.",
+    count="middle", kinds={"colour": SEAL})
+TAKEN_FROM_NEEDED = Message(
+    "taken_from_needed",
+    "The middle has no {colour:many} seals left: say whom the {colour:one} seal came from.",
+    plural="The middle has no {colour:many} seals left: say whom the {count} {colour:many} "
+    "seals came from.", count="count", kinds={"colour": SEAL})
+GIVERS_WRONG_LENGTH = Message(
+    "wrong_length", "1 {colour:one} seal came from another player: name 1 player, not {actual}.",
+    plural="{expected} {colour:many} seals came from other players: name one player per seal, "
+    "not {actual}.", count="expected", kinds={"colour": SEAL})
+OUT_OF_TURN = Message("out_of_turn", "{waiting_for} predicts before {seat}: enter that first.",
+                      kinds={"waiting_for": SEAT, "seat": SEAT})
+SABOTEUR_TAKEN = Message("saboteur_taken", "{saboteur} is already the saboteur this round.",
+                         kinds={"saboteur": SEAT})
+OWN_SEAT = Message("own_seat", "Nobody can take a seal from themselves.")
+GIVER_IS_SABOTEUR = Message("saboteur_holds_no_seals",
+                            "{seat} is the saboteur and holds no seals.", kinds={"seat": SEAT})
+NOT_YET_BID = Message("not_yet_bid", "{seat} has not predicted yet and holds no seals.",
+                      kinds={"seat": SEAT})
+GIVER_NOT_HELD = Message("not_held", "{seat} holds only 1 {colour:one} seal.",
+                         plural="{seat} holds only {held} {colour:many} seals.", count="held",
+                         kinds=_SEAT_AND_SEAL)
+NO_WHITE_LEFT = Message("no_white_left", "No white seal is left to give in exchange.")
+SABOTEUR_TAKES_NO_SEALS = Message("saboteur_takes_no_seals", "The saboteur takes no seals.")
+SABOTEUR_HOLDS_NO_SEALS = Message("saboteur_holds_no_seals",
+                                  "The saboteur holds no seals, so none can be left.")
+SEALS_LEFT_NEEDED = Message("seals_left_needed",
+                            "Enter the seals {seat} has left (none, if all went back).",
+                            kinds={"seat": SEAT})
+LEFT_NOT_HELD = Message("not_held", "{seat} held only 1 {colour:one} seal after the predictions.",
+                        plural="{seat} held only {held} {colour:many} seals after the "
+                        "predictions.", count="held", kinds=_SEAT_AND_SEAL)
+TOO_MANY_BLACK = Message("too_many_black", "Only {supply} black seals exist; you entered {total}.")
+TRICKS_TOTAL = Message("tricks_total",
+                       "The tricks add up to {total}, but a round has {expected} tricks.")
+SABOTEUR_TAKES_NO_BLACK = Message("saboteur_takes_no_black",
+                                  "The saboteur never takes a black seal.")
+BLACK_WHILE_HOLDING_WHITE = Message(
+    "black_while_holding_white",
+    "{seat} still holds a white seal, so they never had to take a black one.",
+    kinds={"seat": SEAT})
+TOO_MANY_TRICKS = Message("too_many_tricks",
+                          "The seals given back and the black seals add up to {tricks} tricks, "
+                          "but a round has only {maximum}.")
+TRICKS_MISMATCH = Message("tricks_mismatch",
+                          "Tricks won by {seat}: {tricks}; but the seals given back and the "
+                          "black seals taken add up to {accounted}.", kinds={"seat": SEAT})
 _COLOUR_INDEX = {colour: index for index, colour in enumerate(COLOURS)}
 
 Seals = tuple[int, ...]
@@ -123,13 +186,9 @@ def read_round(
     black = _read_per_seat(entry, "black", seats, errors, partial, BLACK_SUPPLY)
     tricks = _read_per_seat(entry, "tricks", seats, errors, True, TRICKS)
     if black is not None and sum(black) > BLACK_SUPPLY:
-        errors.add("black", "too_many_black",
-                   f"only {BLACK_SUPPLY} black seals exist, not {sum(black)}",
-                   total=sum(black), supply=BLACK_SUPPLY)
+        errors.add("black", TOO_MANY_BLACK, total=sum(black), supply=BLACK_SUPPLY)
     if tricks is not None and sum(tricks) != TRICKS:
-        errors.add("tricks", "tricks_total",
-                   f"the tricks must add up to {TRICKS}, not {sum(tricks)}",
-                   total=sum(tricks), expected=TRICKS)
+        errors.add("tricks", TRICKS_TOTAL, total=sum(tricks), expected=TRICKS)
     if not bidding.complete:
         return Reading(bidding, None, black)
     held = tuple(tuple(seals) for seals in bidding.holdings)
@@ -194,8 +253,7 @@ def _read_bid(value: JSON, path: str, seats: int, errors: Errors) -> Bid | None:
     if saboteur:
         for key in ("seals", "taken_from"):
             if key in bid:
-                errors.add(at(path, key), "saboteur_takes_no_seals",
-                           "the saboteur takes no seals", field=key)
+                errors.add(at(path, key), SABOTEUR_TAKES_NO_SEALS, field=key)
         return None if len(errors) > found else _SABOTEUR
     raw_seals = bid.get("seals")
     if not isinstance(raw_seals, list):
@@ -240,8 +298,7 @@ def _place_bids(bidding: Bidding, bids: Sequence[Bid | str], errors: Errors) -> 
             bidding.waiting_for = seat
             for later in bidding.order[turn + 1:]:
                 if bids[later] != _WAITING:
-                    errors.add(f"bids[{later}]", "out_of_turn",
-                               f"seat {seat} bids before seat {later}", waiting_for=seat)
+                    errors.add(f"bids[{later}]", OUT_OF_TURN, waiting_for=seat, seat=later)
             return
         if not isinstance(bid, Bid) or not _place_bid(bidding, seat, bid, errors):
             bidding.blocked = True
@@ -252,9 +309,7 @@ def _place_bid(bidding: Bidding, seat: int, bid: Bid, errors: Errors) -> bool:
     path = f"bids[{seat}]"
     if bid.saboteur:
         if bidding.saboteur is not None:
-            errors.add(at(path, "saboteur"), "saboteur_taken",
-                       f"seat {bidding.saboteur} is already the saboteur this round",
-                       saboteur=bidding.saboteur)
+            errors.add(at(path, "saboteur"), SABOTEUR_TAKEN, saboteur=bidding.saboteur)
             return False
         bidding.saboteur = seat
         bidding.seated.append(seat)
@@ -295,30 +350,23 @@ def _take_from_others(
     where = f"{path}.taken_from.{name}"
     short = wanted - bidding.middle[colour]
     if wanted > SUPPLY[colour]:
-        errors.add(at(path, "seals"), "exceeds_supply",
-                   f"there are only {SUPPLY[colour]} {name} seals", colour=name,
-                   supply=SUPPLY[colour], wanted=wanted)
+        errors.add(at(path, "seals"), EXCEEDS_SUPPLY, colour=name, supply=SUPPLY[colour],
+                   wanted=wanted)
         return []
     if short <= 0:
         # Only reached with givers named: the bid asks for no more than the middle has.
         if wanted == 0:
-            errors.add(where, "colour_not_bid", f"no {name} seal is predicted", colour=name)
+            errors.add(where, COLOUR_NOT_BID, colour=name)
         else:
-            errors.add(where, "middle_has_colour",
-                       f"the middle still has {bidding.middle[colour]} {name} seals: take those",
-                       colour=name, middle=bidding.middle[colour])
+            errors.add(where, MIDDLE_HAS_COLOUR, colour=name, middle=bidding.middle[colour])
         return []
     if givers is None:
-        errors.add(where, "taken_from_needed",
-                   f"the middle is out of {name}: say whom {short} {name} seals came from",
-                   colour=name, count=short)
+        errors.add(where, TAKEN_FROM_NEEDED, colour=name, count=short)
         return []
     if isinstance(givers, int):
         asked = [(givers, short, where)]
     elif len(givers) != short:
-        errors.add(where, "wrong_length",
-                   f"{short} {name} seals came from other players, not {len(givers)}",
-                   expected=short, actual=len(givers))
+        errors.add(where, GIVERS_WRONG_LENGTH, expected=short, actual=len(givers), colour=name)
         return []
     else:
         asked = [(giver, 1, at(where, index)) for index, giver in enumerate(givers)]
@@ -340,19 +388,15 @@ def _may_give(
     name = COLOURS[colour]
     held = bidding.holdings[giver][colour]
     if giver == seat:
-        errors.add(path, "own_seat", "a bidder cannot take a seal from themselves", seat=giver)
+        errors.add(path, OWN_SEAT, seat=giver)
     elif giver == bidding.saboteur:
-        errors.add(path, "saboteur_holds_no_seals", f"seat {giver} is the saboteur and holds "
-                   "no seals", seat=giver)
+        errors.add(path, GIVER_IS_SABOTEUR, seat=giver)
     elif giver not in bidding.seated:
-        errors.add(path, "not_yet_bid", f"seat {giver} has not bid yet and holds no seals",
-                   seat=giver)
+        errors.add(path, NOT_YET_BID, seat=giver)
     elif held < count:
-        errors.add(path, "not_held", f"seat {giver} holds only {held} {name} seals", seat=giver,
-                   colour=name, held=held)
+        errors.add(path, GIVER_NOT_HELD, seat=giver, colour=name, held=held)
     elif not whites_enough:
-        errors.add(path, "no_white_left", "no white seal is left to hand out in exchange",
-                   seat=giver)
+        errors.add(path, NO_WHITE_LEFT, seat=giver)
     else:
         return True
     return False
@@ -410,22 +454,20 @@ def _check_remaining(
         path = f"remaining[{seat}]"
         if seat == bidding.saboteur:
             if kinds:
-                errors.add(path, "saboteur_holds_no_seals", "the saboteur holds no seals")
+                errors.add(path, SABOTEUR_HOLDS_NO_SEALS)
             left.append(None)
             continue
         if kinds is None:
             if not partial:
-                errors.add(path, "seals_left_needed",
-                           "a predicting player's seals left are needed ([] for none)")
+                errors.add(path, SEALS_LEFT_NEEDED, seat=seat)
             left.append(None)
             continue
         counts = [0] * len(KINDS)
         for index, kind in enumerate(kinds):
             counts[kind] += 1
             if counts[kind] > held[seat][kind]:
-                errors.add(at(path, index), "not_held",
-                           f"seat {seat} held only {held[seat][kind]} {KINDS[kind]} seals after "
-                           "the predictions", colour=KINDS[kind], held=held[seat][kind])
+                errors.add(at(path, index), LEFT_NOT_HELD, colour=KINDS[kind],
+                           held=held[seat][kind], seat=seat)
         left.append(tuple(counts))
     if any(seals is None for seat, seals in enumerate(left) if seat != bidding.saboteur):
         return None
@@ -440,14 +482,12 @@ def _check_black(
         if not taken:
             continue
         if seat == saboteur:
-            errors.add(f"black[{seat}]", "saboteur_takes_no_black",
-                       "the saboteur never takes black seals")
+            errors.add(f"black[{seat}]", SABOTEUR_TAKES_NO_BLACK)
         elif left is not None and (seals := left[seat]) is not None and seals[WHITE]:
             # A white seal fits every trick and no seal comes back during play, so a player
             # who ends with a white one always had one to give.
-            errors.add(f"black[{seat}]", "black_while_holding_white",
-                       "a player still holding a white seal never had to take a black one",
-                       black=taken, white=seals[WHITE])
+            errors.add(f"black[{seat}]", BLACK_WHILE_HOLDING_WHITE, black=taken,
+                       white=seals[WHITE], seat=seat)
 
 
 def _check_tricks(
@@ -458,9 +498,7 @@ def _check_tricks(
     accounted = [0 if seals is None else sum(held[seat]) - sum(seals) + black[seat]
                  for seat, seals in enumerate(left)]
     if sum(accounted) > TRICKS:
-        errors.add("remaining", "too_many_tricks",
-                   f"the seals given back and the black seals make {sum(accounted)} tricks, "
-                   f"more than {TRICKS}", tricks=sum(accounted), maximum=TRICKS)
+        errors.add("remaining", TOO_MANY_TRICKS, tricks=sum(accounted), maximum=TRICKS)
     if tricks is None:
         return
     all_black_out = sum(black) == BLACK_SUPPLY
@@ -468,7 +506,6 @@ def _check_tricks(
         if seat == saboteur:
             continue
         if accounted[seat] > won or (accounted[seat] < won and not all_black_out):
-            errors.add(f"tricks[{seat}]", "tricks_mismatch",
-                       f"seat {seat} gave back {accounted[seat] - black[seat]} seals and took "
-                       f"{black[seat]} black ones, so won {accounted[seat]} tricks, not {won}",
-                       tricks=won, returned=accounted[seat] - black[seat], black=black[seat])
+            errors.add(f"tricks[{seat}]", TRICKS_MISMATCH, tricks=won,
+                       returned=accounted[seat] - black[seat], black=black[seat],
+                       accounted=accounted[seat], seat=seat)

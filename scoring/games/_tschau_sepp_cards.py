@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 
+from scoring.messages import ByOption, Message, Named, Param, Vocabulary
+
 SUITS = ("rosen", "schellen", "schilten", "eicheln")
 RANKS = ("6", "7", "8", "9", "banner", "under", "ober", "koenig", "ass")
 CARDS = tuple(f"{suit}-{rank}" for suit in SUITS for rank in RANKS)
@@ -18,23 +20,41 @@ HAND_SIZE = 5
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 MAX_PLAYERS_ONE_DECK = 5
 
-SUIT_NAMES = {
-    "rosen": ("Rosen", "Roses", "herz", "Herz", "Hearts"),
-    "schellen": ("Schellen", "Bells", "karo", "Karo", "Diamonds"),
-    "schilten": ("Schilten", "Shields", "pik", "Pik", "Spades"),
-    "eicheln": ("Eicheln", "Acorns", "kreuz", "Kreuz", "Clubs"),
-}
-RANK_NAMES = {
-    "6": ("6", "6", "6", "6"),
-    "7": ("7", "7", "7", "7"),
-    "8": ("8", "8", "8", "8"),
-    "9": ("9", "9", "9", "9"),
-    "banner": ("Banner", "Banner", "10", "10"),
-    "under": ("Under", "Under", "Bube", "Jack"),
-    "ober": ("Ober", "Ober", "Dame", "Queen"),
-    "koenig": ("König", "King", "König", "King"),
-    "ass": ("Ass", "Ace", "Ass", "Ace"),
-}
+FRENCH_SUIT_IDS = {"rosen": "herz", "schellen": "karo", "schilten": "pik", "eicheln": "kreuz"}
+"""The French-suited deck's suit for each Swiss one (rules.md: herz, karo, pik, kreuz)."""
+
+_OF = {"of": "in a card's name, after the rank: Ace of Roses"}
+SUIT = Vocabulary("a suit of the Swiss German Jass deck", {
+    "rosen": "Roses", "schellen": "Bells", "schilten": "Shields", "eicheln": "Acorns",
+}, forms=_OF)
+RANK = Vocabulary("a rank of the Swiss German Jass deck", {
+    "6": "6", "7": "7", "8": "8", "9": "9", "banner": "Banner", "under": "Under", "ober": "Ober",
+    "koenig": "King", "ass": "Ace",
+})
+FRENCH_SUIT = Vocabulary("a suit of the French-suited Jass deck", {
+    "rosen": "Hearts", "schellen": "Diamonds", "schilten": "Spades", "eicheln": "Clubs",
+}, forms=_OF)
+FRENCH_RANK = Vocabulary("a rank of the French-suited Jass deck", {
+    "6": "6", "7": "7", "8": "8", "9": "9", "banner": "10", "under": "Jack", "ober": "Queen",
+    "koenig": "King", "ass": "Ace",
+})
+
+
+def _card_parts(card: str) -> Mapping[str, Param] | None:
+    suit, _, rank = card.partition("-")
+    return {"suit": suit, "rank": rank} if card in CARD_INDEX else None
+
+
+FACES = ("swiss", "french")
+"""The faces a deck may have: Swiss German suits, or French ones (the ``card_faces`` option)."""
+CARD = ByOption("card_faces", {
+    "swiss": Named(Message("jass_card", "{rank} of {suit:of}",
+                           kinds={"rank": RANK, "suit": SUIT}), _card_parts),
+    "french": Named(Message("french_jass_card", "{rank} of {suit:of}",
+                            kinds={"rank": FRENCH_RANK, "suit": FRENCH_SUIT}), _card_parts),
+}, default="swiss")
+"""A card by its id (``rosen-ass``): "Ace of Roses", or "Ace of Hearts" with French faces."""
+RANK_BY_FACES = ByOption("card_faces", {"swiss": RANK, "french": FRENCH_RANK}, default="swiss")
 
 TABLES: Mapping[str, tuple[int, ...]] = {
     "face": (6, 7, 8, 9, 10, 20, 3, 4, 11),

@@ -39,6 +39,7 @@ from scoring.games._sea_change_deck import (
     DECK_RULES,
     EIGHTS,
     POINTS_OF,
+    SUIT,
     SUITS,
     TRUMP_ZERO_POINTS,
     ZERO_OF,
@@ -54,6 +55,8 @@ from scoring.games._sea_change_entry import (
     PointsEntry,
     read_round,
 )
+from scoring.match import names_of
+from scoring.messages import ENGLISH, SEAT, SIDE, Listed, Message, Names, Wording
 from scoring.ranking import shared_ranks
 from scoring.reading import JSON, read_choice, read_int, read_list, read_object
 from scoring.shapes import (
@@ -68,12 +71,40 @@ from scoring.shapes import (
     standing,
     string,
 )
-from scoring.wording import listed
 
 MAX_TARGET_VP = 10
 DEFAULT_TARGET_VP = 3
 AI_NAME = "AI"
 OPTION_FIELDS = ("target_vp", "teams", "suits")
+
+SIDES = Listed(SIDE)
+TEAMS_NEED_FOUR_PLAYERS = Message("teams_need_four_players",
+                                  "Teams need at least 4 players; there are {players}.")
+TOO_FEW_TEAMS = Message("too_few_teams", "Make at least 2 teams.")
+SEAT_TWICE = Message("seat_twice", "{seat} is already in a team.", kinds={"seat": SEAT})
+SEAT_WITHOUT_TEAM = Message("seat_without_team", "{seat} is in no team.", kinds={"seat": SEAT})
+UNEQUAL_TEAMS = Message("unequal_teams", "All teams must be the same size.")
+TEAMS_NOT_ALTERNATING = Message(
+    "teams_not_alternating",
+    "Team members sit alternately around the table, so this team would be {expected}.",
+    kinds={"seats": Listed(SEAT), "expected": Listed(SEAT)})
+SUIT_TWICE = Message("suit_twice", "{suit} is listed twice.", kinds={"suit": SUIT})
+TRICKS_NEEDED = Message(
+    "tricks_needed",
+    "{sides} reach {target_vp} VP together and none of them captured the trump 0: enter the "
+    "tricks each side took, as the fewest cards collected decide.", kinds={"sides": SIDES})
+TARGET_REACHED = Message("target_reached", "{side} reached {vp} VP.", kinds={"side": SIDE})
+TRUMP_ZERO_TIEBREAK = Message("trump_zero_tiebreak",
+                              "Tied on {vp} VP; {side} captured the trump 0.",
+                              kinds={"side": SIDE, "tied": SIDES})
+SHARED_WIN = Message("shared_win", "Tied on {vp} VP; {tied} share the win.",
+                     kinds={"tied": SIDES})
+FEWEST_CARDS_TIEBREAK = Message("fewest_cards_tiebreak",
+                                "Tied on {vp} VP; {side} collected the fewest cards ({cards}).",
+                                kinds={"side": SIDE, "tied": SIDES})
+SHARED_WIN_FEWEST_CARDS = Message(
+    "shared_win", "Tied on {vp} VP; {winners} collected the fewest cards ({cards}) and share "
+    "the win.", kinds={"winners": SIDES, "tied": SIDES})
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,11 +149,10 @@ def _read_teams(value: JSON, players: int, errors: Errors) -> tuple[tuple[int, .
     if groups is None:
         return None
     if players < 4:
-        errors.add("teams", "teams_need_four_players",
-                   f"teams need at least 4 players, not {players}", players=players)
+        errors.add("teams", TEAMS_NEED_FOUR_PLAYERS, players=players)
         return None
     if len(groups) < 2:
-        errors.add("teams", "too_few_teams", "teams need at least 2 teams", actual=len(groups))
+        errors.add("teams", TOO_FEW_TEAMS, actual=len(groups))
     teams: list[tuple[int, ...]] = []
     placed: set[int] = set()
     for index, group in enumerate(groups):
@@ -136,28 +166,24 @@ def _read_teams(value: JSON, players: int, errors: Errors) -> tuple[tuple[int, .
             if seat is None:
                 continue
             if seat in placed:
-                errors.add(at(path, position), "seat_twice", f"seat {seat} is in a team already",
-                           seat=seat)
+                errors.add(at(path, position), SEAT_TWICE, seat=seat)
             placed.add(seat)
             seats.append(seat)
         teams.append(tuple(seats))
     for seat in range(players):
         if seat not in placed:
-            errors.add("teams", "seat_without_team", f"seat {seat} is in no team", seat=seat)
+            errors.add("teams", SEAT_WITHOUT_TEAM, seat=seat)
     if len(errors) > found_before:
         return None
     sizes = tuple(len(team) for team in teams)
     if len(set(sizes)) > 1:
-        errors.add("teams", "unequal_teams", "all teams must have the same size", sizes=sizes)
+        errors.add("teams", UNEQUAL_TEAMS, sizes=sizes)
         return None
     count = len(teams)
     for index, team in enumerate(teams):
         if len({seat % count for seat in team}) > 1:
             expected = tuple(range(team[0] % count, players, count))
-            errors.add(at("teams", index), "teams_not_alternating",
-                       f"teams sit alternately: seat s plays with seat s+{count}, so this team "
-                       f"would be seats {', '.join(map(str, expected))}",
-                       seats=team, expected=expected)
+            errors.add(at("teams", index), TEAMS_NOT_ALTERNATING, seats=team, expected=expected)
     return None if len(errors) > found_before else tuple(teams)
 
 
@@ -172,7 +198,7 @@ def _read_suits(value: JSON, players: int, errors: Errors) -> tuple[str, ...] | 
     for index, item in enumerate(items):
         suit = read_choice(item, at("suits", index), errors, SUITS)
         if suit in suits:
-            errors.add(at("suits", index), "suit_twice", f"{suit} is listed twice", suit=suit)
+            errors.add(at("suits", index), SUIT_TWICE, suit=suit)
         elif suit is not None:
             suits.append(suit)
     return None if len(errors) > found_before else tuple(s for s in SUITS if s in suits)
@@ -268,14 +294,8 @@ def add_round(totals: Totals, result: RoundResult, setup: Setup[Options]) -> Tot
     target = setup.options.target_vp
     reached = [side for side, v in enumerate(vp) if v >= target]
     if len(reached) > 1 and result.trump_zero not in reached and result.cards is None:
-        names = side_names(setup)
-        tied = listed([names[side] for side in reached])
         raise InvalidEntry((FieldError(
-            "tricks", "tricks_needed",
-            f"{tied} reach {target} VP together and none of them captured the trump 0: "
-            "give the tricks each side took, the fewest cards collected decide",
-            {"sides": tuple(reached), "target_vp": target},
-        ),))
+            "tricks", TRICKS_NEEDED, {"sides": tuple(reached), "target_vp": target}),))
     return Totals(vp, points)
 
 
@@ -284,36 +304,31 @@ def is_over(totals: Totals, rounds: Sequence[RoundResult], setup: Setup[Options]
 
 
 def _decide(
-    reached: Sequence[int], last: RoundResult, vp: int, names: Sequence[str]
+    reached: Sequence[int], last: RoundResult, vp: int, names: Names
 ) -> tuple[tuple[int, ...], Reason]:
     """Who wins among the sides that reached the target in the last round, and why."""
     if len(reached) == 1:
         side = reached[0]
-        return (side,), Reason("target_reached", f"{names[side]} reached {vp} VP.",
-                               {"side": side, "name": names[side], "vp": vp})
+        return (side,), Reason(TARGET_REACHED, {"side": side, "name": names.sides[side],
+                                                "vp": vp}, names)
     tied: dict[str, JSON] = {"vp": vp, "tied": list(reached)}
     if last.trump_zero in reached:
         side = last.trump_zero
-        return (side,), Reason("trump_zero_tiebreak",
-                               f"Tied on {vp} VP; {names[side]} captured the trump 0.",
-                               {**tied, "side": side, "name": names[side]})
+        return (side,), Reason(TRUMP_ZERO_TIEBREAK,
+                               {**tied, "side": side, "name": names.sides[side]}, names)
     if last.cards is None:  # only a fold that skipped add_round's check gets here
-        together = listed([names[side] for side in reached])
-        return tuple(reached), Reason("shared_win", f"Tied on {vp} VP; {together} share the win.",
-                                      {**tied, "names": [names[side] for side in reached]})
+        return tuple(reached), Reason(
+            SHARED_WIN, {**tied, "names": [names.sides[side] for side in reached]}, names)
     fewest = min(last.cards[side] for side in reached)
     winners = tuple(side for side in reached if last.cards[side] == fewest)
-    winner_names = [names[side] for side in winners]
+    winner_names = [names.sides[side] for side in winners]
     if len(winners) == 1:
         return winners, Reason(
-            "fewest_cards_tiebreak",
-            f"Tied on {vp} VP; {winner_names[0]} collected the fewest cards ({fewest}).",
-            {**tied, "side": winners[0], "name": winner_names[0], "cards": fewest})
+            FEWEST_CARDS_TIEBREAK,
+            {**tied, "side": winners[0], "name": winner_names[0], "cards": fewest}, names)
     return winners, Reason(
-        "shared_win",
-        f"Tied on {vp} VP; {listed(winner_names)} collected the fewest cards ({fewest}) "
-        "and share the win.",
-        {**tied, "names": list(winner_names), "cards": fewest, "winners": list(winners)})
+        SHARED_WIN_FEWEST_CARDS,
+        {**tied, "names": list(winner_names), "cards": fewest, "winners": list(winners)}, names)
 
 
 def judge(totals: Totals, rounds: Sequence[RoundResult], setup: Setup[Options]) -> Verdict:
@@ -324,7 +339,9 @@ def judge(totals: Totals, rounds: Sequence[RoundResult], setup: Setup[Options]) 
     winners: tuple[int, ...] = ()
     reason = None
     if reached:
-        winners, reason = _decide(reached, rounds[-1], totals.vp[reached[0]], names)
+        computer = frozenset({1}) if table.solo else frozenset()
+        winners, reason = _decide(reached, rounds[-1], totals.vp[reached[0]],
+                                  Names(setup.players, names, computer=computer))
     # Winners rank as if one VP above the target: first, even over a side a tiebreak beat.
     # (Any: ranking's comparable protocol wants __lt__(object), which int's stub lacks.)
     keys: list[Any] = [-(target + 1) if side in winners else -v
@@ -332,7 +349,8 @@ def judge(totals: Totals, rounds: Sequence[RoundResult], setup: Setup[Options]) 
     ranks = shared_ranks(keys)
     standings = tuple(sorted(
         (Standing(side, table.side_seats[side], names[side], ranks[side],
-                  {"vp": totals.vp[side], "points": totals.points[side]}, is_team=table.teams)
+                  {"vp": totals.vp[side], "points": totals.points[side]}, is_team=table.teams,
+                  computer=table.solo and side == 1)
          for side in range(table.sides)),
         key=lambda standing: (standing.rank, standing.side),
     ))
@@ -368,7 +386,8 @@ def _last_score(raw: Mapping[str, JSON], sides: int, checksum: int) -> dict[str,
     return {"side": missing[0], "score": checksum - sum(typed)}
 
 
-def guide(raw: JSON, setup: Setup[Options], earlier: Sequence[Entry]) -> dict[str, JSON]:
+def guide(raw: JSON, setup: Setup[Options], earlier: Sequence[Entry],
+          wording: Wording = ENGLISH) -> dict[str, JSON]:
     """Running numbers for the entry screen of a partly entered round.
 
     Always: ``mode``, ``checksum``, ``sides``, ``cards_per_trick``, ``tricks``, ``suits`` and
@@ -424,11 +443,13 @@ def guide(raw: JSON, setup: Setup[Options], earlier: Sequence[Entry]) -> dict[st
         )
     if reading.mode == "points":
         guided["last_score"] = _last_score(body, table.sides, rule.checksum)
-    guided.update(complete=complete, errors=[problem.as_json() for problem in problems])
+    names = names_of(GAME, setup)
+    guided.update(complete=complete,
+                  errors=[problem.as_json(wording, names) for problem in problems])
     return guided
 
 
-def describe() -> dict[str, JSON]:
+def describe(wording: Wording = ENGLISH) -> dict[str, JSON]:
     decks: dict[str, JSON] = {
         str(players): {
             "suits_in_play": rule.suit_count, "values": list(rule.values), "cards": rule.cards,
@@ -440,7 +461,7 @@ def describe() -> dict[str, JSON]:
     return {
         "id": GAME.id, "name": GAME.name, "min_players": GAME.min_players,
         "max_players": GAME.max_players,
-        "options": [spec.as_json() for spec in OPTION_SPECS],
+        "options": [spec.as_json(wording) for spec in OPTION_SPECS],
         "suits": list(SUITS), "values": list(range(len(CARD_POINTS))), "card_ids": list(CARD_IDS),
         "decks": decks,
         "card_points": [{"value": value, "points": points}
@@ -461,15 +482,17 @@ def describe() -> dict[str, JSON]:
 
 
 OPTION_SPECS = (
-    OptionSpec("target_vp", "int", "Victory points that end the game", None,
-               default_rule="team size + 1 with teams, else 3", minimum=1,
-               maximum=MAX_TARGET_VP),
-    OptionSpec("teams", "seat_groups",
-               "Play in teams of equal size seated alternately; one member collects the tricks",
-               None, available="players >= 4"),
-    OptionSpec("suits", "choices", "The suits in play when fewer than five are used", None,
-               default_rule="all five with 5+ players; otherwise taken from the first round "
-               "entered card by card", choices=SUITS, available="players <= 4"),
+    OptionSpec("target_vp", "int", "Victory points to win",
+               "The game ends after the round in which someone reaches this many victory "
+               "points.", None, default_rule="3, or team size + 1 when playing in teams",
+               minimum=1, maximum=MAX_TARGET_VP),
+    OptionSpec("teams", "seat_groups", "Teams",
+               "Play in teams of equal size, team mates sitting alternately; one of them "
+               "collects the team's tricks.", None, available="players >= 4"),
+    OptionSpec("suits", "choices", "Suits in play",
+               "Which suits are in play when fewer than five are used.", None,
+               default_rule="all five with 5 or more players; otherwise the suits of the first "
+               "round entered card by card", choices=SUITS, available="players <= 4"),
 )
 
 
@@ -513,8 +536,8 @@ class SeaChange:
     max_players = MAX_PLAYERS
     shapes = SHAPES
 
-    def describe(self) -> dict[str, JSON]:
-        return describe()
+    def describe(self, wording: Wording = ENGLISH) -> dict[str, JSON]:
+        return describe(wording)
 
     def read_options(self, raw: Mapping[str, JSON], players: int) -> Options:
         return read_options(raw, players)
@@ -545,8 +568,9 @@ class SeaChange:
     def score_share(self, totals: Totals, setup: Setup[Options]) -> tuple[float, ...]:
         return score_share(totals, setup)
 
-    def guide(self, raw: JSON, setup: Setup[Options], earlier: Sequence[Entry]) -> dict[str, JSON]:
-        return guide(raw, setup, earlier)
+    def guide(self, raw: JSON, setup: Setup[Options], earlier: Sequence[Entry],
+              wording: Wording = ENGLISH) -> dict[str, JSON]:
+        return guide(raw, setup, earlier, wording)
 
 
 GAME = SeaChange()

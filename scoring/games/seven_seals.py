@@ -48,6 +48,8 @@ from scoring.games._seven_seals_entry import (
     SealRound,
     read_round,
 )
+from scoring.match import names_of
+from scoring.messages import ENGLISH, Listed, Message, Wording
 from scoring.ranking import best, shared_ranks
 from scoring.reading import JSON, read_int, read_object
 from scoring.shapes import (
@@ -63,7 +65,6 @@ from scoring.shapes import (
     standing,
     string,
 )
-from scoring.wording import listed
 
 CARD_VALUES = {3: 9, 4: 12, 5: 15}
 """Highest card value in play per number of players; every colour runs from 1."""
@@ -74,6 +75,16 @@ SABOTEUR_BASE = 4
 SABOTEUR_BASE_THREE_PLAYERS = 5
 MAX_ROUNDS = 20
 _OPTION_FIELDS = frozenset({"rounds", "saboteur_base"})
+
+THREE_PLAYERS_ONLY = Message("three_players_only",
+                             "A saboteur base of 5 is a rule for 3 players only; there are "
+                             "{players}.")
+FEWEST_PENALTY_POINTS = Message("fewest_penalty_points",
+                                "{names} has the fewest penalty points ({penalty}).",
+                                kinds={"names": Listed()})
+SHARED_FEWEST_PENALTY_POINTS = Message("shared_fewest_penalty_points",
+                                       "{names} share the win on {penalty} penalty points.",
+                                       kinds={"names": Listed()})
 
 
 def default_rounds(players: int) -> int:
@@ -172,11 +183,11 @@ class SevenSeals:
     max_players = MAX_PLAYERS
     shapes = SHAPES
 
-    def describe(self) -> dict[str, JSON]:
+    def describe(self, wording: Wording = ENGLISH) -> dict[str, JSON]:
         return {
             "id": self.id, "name": self.name, "min_players": self.min_players,
             "max_players": self.max_players,
-            "options": [spec.as_json() for spec in _OPTION_SPECS],
+            "options": [spec.as_json(wording) for spec in _OPTION_SPECS],
             "colours": list(COLOURS), "trump": COLOURS[0],
             "seals": [*KINDS, "black"],
             "supply": {**_seal_counts(SUPPLY, KINDS), "black": BLACK_SUPPLY},
@@ -200,8 +211,7 @@ class SevenSeals:
             base = read_int(raw["saboteur_base"], "saboteur_base", errors,
                             minimum=SABOTEUR_BASE, maximum=SABOTEUR_BASE_THREE_PLAYERS)
         if base == SABOTEUR_BASE_THREE_PLAYERS and players != 3:
-            errors.add("saboteur_base", "three_players_only",
-                       "a saboteur base of 5 is a rule for 3 players only", players=players)
+            errors.add("saboteur_base", THREE_PLAYERS_ONLY, players=players)
         if rounds is None or base is None:
             errors.raise_all(InvalidOptions)
         errors.raise_as(InvalidOptions)
@@ -257,12 +267,8 @@ class SevenSeals:
         names = [setup.players[seat] for seat in winners]
         params: dict[str, JSON] = {"winners": list(winners), "names": list(names),
                                    "penalty": points}
-        if len(winners) == 1:
-            reason = Reason("fewest_penalty_points",
-                            f"{names[0]} has the fewest penalty points ({points}).", params)
-        else:
-            reason = Reason("shared_fewest_penalty_points",
-                            f"{listed(names)} share the win on {points} penalty points.", params)
+        reason = Reason(FEWEST_PENALTY_POINTS if len(winners) == 1
+                        else SHARED_FEWEST_PENALTY_POINTS, params)
         return Verdict(standings, True, winners, reason)
 
     def score_share(self, totals: SealsTotals, setup: Setup[SealsOptions]) -> tuple[float, ...]:
@@ -272,6 +278,7 @@ class SevenSeals:
 
     def guide(
         self, raw: JSON, setup: Setup[SealsOptions], earlier: Sequence[SealRound],
+        wording: Wording = ENGLISH,
     ) -> dict[str, JSON]:
         """The seal board of a round being entered.
 
@@ -301,7 +308,7 @@ class SevenSeals:
             "saboteur_available": bidding.saboteur is None,
             "take_from": _take_from(bidding),
             "result": result,
-            "errors": [problem.as_json() for problem in errors],
+            "errors": [problem.as_json(wording, names_of(self, setup)) for problem in errors],
         }
 
 
@@ -316,11 +323,12 @@ def _take_from(bidding: Bidding) -> dict[str, JSON]:
 
 
 _OPTION_SPECS = (
-    OptionSpec("rounds", "int", "How many rounds the match lasts.", default=None,
-               default_rule="players; 6 with 3 players", minimum=1, maximum=MAX_ROUNDS),
-    OptionSpec("saboteur_base", "int",
-               "Penalty the saboteur starts from before each black seal the others took; "
-               "5 is the rulebook's option for 3 players.",
+    OptionSpec("rounds", "int", "Rounds", "How many rounds the match lasts.", default=None,
+               default_rule="as many as there are players; 6 with 3 players", minimum=1,
+               maximum=MAX_ROUNDS),
+    OptionSpec("saboteur_base", "int", "Saboteur's penalty",
+               "The saboteur's penalty points before one is taken off for each black seal the "
+               "others took; 5 is the rulebook's option for 3 players.",
                default=SABOTEUR_BASE, minimum=SABOTEUR_BASE,
                maximum=SABOTEUR_BASE_THREE_PLAYERS),
 )

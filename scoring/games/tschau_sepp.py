@@ -8,6 +8,8 @@ Decisions, beyond rules.md:
 - Decks: ``decks`` defaults to 1 for 2–5 players and 2 for 6–8; one deck with 6 or more players is
   an error, two decks with fewer players are allowed.
 - Options that are ``null`` count as not given, so ``options_json`` output reads back unchanged.
+- ``card_faces`` (``swiss``, the default, or ``french``) says which names the cards go by wherever
+  the service names them (Rosen-Ass or Herz-Ass); the card ids stay the Swiss ones.
 - How the match ends: after ``games`` games, or earlier as soon as someone reaches ``limit``
   penalty points (penalty scoring) or ``wins_needed`` wins (wins scoring). With a ``limit`` or
   ``wins_needed`` and no ``games``, there is no game count (``games`` is ``null``). ``limit`` is an
@@ -41,22 +43,38 @@ from dataclasses import dataclass
 from scoring.errors import Errors, FieldError, InvalidEntry, InvalidOptions, at
 from scoring.game import OptionSpec, Reason, Setup, Standing, Verdict
 from scoring.games._tschau_sepp_cards import (
+    CARD,
     CARD_INDEX,
     CARDS,
     CARDS_PER_DECK,
+    FACES,
+    FRENCH_RANK,
+    FRENCH_SUIT,
+    FRENCH_SUIT_IDS,
     HAND_SIZE,
     MAX_PLAYERS,
     MAX_PLAYERS_ONE_DECK,
     MIN_PLAYERS,
-    RANK_NAMES,
+    RANK,
+    RANK_BY_FACES,
     RANKS,
-    SUIT_NAMES,
+    SUIT,
     TABLES,
     card_points,
     penalty_bounds,
 )
+from scoring.match import names_of
+from scoring.messages import ENGLISH, SEAT, Listed, Message, Vocabulary, Wording
 from scoring.ranking import best, shared_ranks
-from scoring.reading import JSON, read_choice, read_int, read_list, read_object, read_str
+from scoring.reading import (
+    JSON,
+    MISSING,
+    read_choice,
+    read_int,
+    read_list,
+    read_object,
+    read_str,
+)
 from scoring.shapes import (
     GameShapes,
     array,
@@ -67,7 +85,6 @@ from scoring.shapes import (
     standing,
     string,
 )
-from scoring.wording import listed
 
 SCORINGS = ("penalty", "wins")
 TABLE_NAMES = (*TABLES, "custom")
@@ -75,28 +92,129 @@ MAX_CARD_VALUE = 100
 DEFAULT_GAMES, MAX_GAMES = 5, 100
 MAX_LIMIT = 10_000
 MAX_WINS_NEEDED = 100
-OPTION_NAMES = ("scoring", "table", "card_values", "games", "limit", "wins_needed", "decks")
+OPTION_NAMES = ("scoring", "table", "card_values", "games", "limit", "wins_needed", "decks",
+                "card_faces")
 FORMS = ("hands", "cards_left", "penalty")
 ENTRY_FIELDS = ("winner", *FORMS)
 NOT_YET_GIVEN = frozenset({"missing", "needs_cards", "empty_hand"})
 
+TABLE_LABELS = {"face": "Face value", "jass": "Jass values", "count": "1 per card",
+                "custom": "Your own values"}
+PENALTY_TABLE = Vocabulary("a table of penalty points per card", TABLE_LABELS)
+
 OPTION_SPECS = (
-    OptionSpec("scoring", "choice", "Penalty points for cards left, or only games won count.",
-               default="penalty", choices=SCORINGS),
-    OptionSpec("table", "choice", "How many penalty points each card left in hand is worth.",
-               default="face", choices=TABLE_NAMES),
-    OptionSpec("card_values", "values_by_rank", "Penalty points per rank for the custom table.",
+    OptionSpec("scoring", "choice", "Scoring",
+               "Penalty points for the cards left in hand, or only who went out counts.",
+               default="penalty", choices=SCORINGS,
+               choice_labels={"penalty": "Penalty points", "wins": "Games won"}),
+    OptionSpec("table", "choice", "Penalty points per card",
+               "How many penalty points each card left in hand is worth.",
+               default="face", choices=TABLE_NAMES, choice_labels=TABLE_LABELS),
+    OptionSpec("card_values", "values_by_rank", "Your own values",
+               "Penalty points per rank for your own table.",
                minimum=0, maximum=MAX_CARD_VALUE, available="table == 'custom'"),
-    OptionSpec("games", "int", "Number of games in the match.", default=DEFAULT_GAMES,
-               default_rule="5; no game count (null) when limit or wins_needed is set",
-               minimum=1, maximum=MAX_GAMES),
-    OptionSpec("limit", "int", "The match ends after the game in which someone reaches it.",
+    OptionSpec("games", "int", "Number of games", "How many games the match lasts.",
+               default=DEFAULT_GAMES,
+               default_rule="5; no fixed number when the match ends at a penalty limit or at a "
+               "number of wins", minimum=1, maximum=MAX_GAMES),
+    OptionSpec("limit", "int", "Penalty limit",
+               "The match ends after the game in which someone reaches this many penalty points.",
                minimum=1, maximum=MAX_LIMIT, available="scoring == 'penalty'"),
-    OptionSpec("wins_needed", "int", "The match ends as soon as someone has won this many games.",
+    OptionSpec("wins_needed", "int", "Wins needed",
+               "The match ends as soon as someone has won this many games.",
                minimum=1, maximum=MAX_WINS_NEEDED, available="scoring == 'wins'"),
-    OptionSpec("decks", "int", "Jass decks shuffled together: two for 6 to 8 players.",
-               default_rule="1 for 2-5 players, 2 for 6-8 players", minimum=1, maximum=2),
+    OptionSpec("decks", "int", "Decks", "Jass decks shuffled together: two for 6 to 8 players.",
+               default_rule="1 for 2 to 5 players, 2 for 6 to 8 players", minimum=1, maximum=2),
+    OptionSpec("card_faces", "choice", "Card faces",
+               "The suits on your cards: Swiss German (roses, bells, shields, acorns) or French "
+               "(hearts, diamonds, spades, clubs).", default="swiss", choices=FACES,
+               choice_labels={"swiss": "Swiss German suits", "french": "French suits"}),
 )
+
+NOT_WITH_TABLE = Message("not_with_table",
+                         "Penalty points per rank are set only with your own values, not with "
+                         "{table}.", kinds={"table": PENALTY_TABLE})
+CARD_VALUES_NEEDED = Message("missing", "With your own values, give the penalty points of every "
+                             "rank.")
+RANK_VALUE_NEEDED = Message("missing", "Still missing: the penalty points of {field}.",
+                            kinds={"field": RANK_BY_FACES})
+TOO_FEW_DECKS = Message("too_few_decks", "{players} players need two decks.")
+LIMIT_NOT_WITH_SCORING = Message("not_with_scoring",
+                                 "A penalty limit applies only when penalty points are counted.")
+WINS_NEEDED_NOT_WITH_SCORING = Message("not_with_scoring",
+                                       "A number of wins to reach applies only when games won "
+                                       "are counted.")
+NOT_ENTERED = Message("missing", "Not entered yet.")
+WINNER_NOT_OUT = Message("winner_not_out", "{seat} went out and has no cards left.",
+                         kinds={"seat": SEAT})
+EMPTY_HAND = Message("empty_hand", "{seat} did not go out, so they still hold at least one card.",
+                     kinds={"seat": SEAT})
+TOO_MANY_CARDS_ONE = Message("too_many_cards",
+                             "One player can be left with at most {maximum} cards; this is "
+                             "{actual}.")
+TOO_MANY_POINTS_ONE = Message("too_many_points",
+                              "One player can be left with at most {maximum} penalty points; "
+                              "this is {actual}.")
+TOO_MANY_CARDS_TOGETHER = Message("too_many_cards",
+                                  "Together the players can be left with at most {maximum} "
+                                  "cards; these are {actual}.")
+TOO_MANY_POINTS_TOGETHER = Message("too_many_points",
+                                   "Together the players can be left with at most {maximum} "
+                                   "penalty points; these are {actual}.")
+UNKNOWN_CARD = Message("unknown_card", '"{value}" is not a Jass card.')
+DUPLICATE_CARD = Message("duplicate_card", "{card} is in the deck only once.",
+                         plural="{card} is in the decks only {copies} times.", count="copies",
+                         kinds={"card": CARD})
+HANDS_TOO_MANY_CARDS = Message("too_many_cards",
+                               "Together the players can hold at most {maximum} cards; these "
+                               "are {actual}.")
+ONE_FORM_ONLY = Message("one_form_only",
+                        "Enter the cards left in one way only: as cards, as numbers of cards or "
+                        "as penalty points.")
+NEEDS_CARDS = Message("needs_cards",
+                      "Enter what the others were left holding: their cards, their numbers of "
+                      "cards or their penalty points.")
+NEEDS_COUNT_TABLE = Message("needs_count_table",
+                            "Numbers of cards left count only with 1 point per card; enter the "
+                            "cards or the penalty points instead.")
+
+_NAMES = {"winners": Listed(), "tied": Listed(), "reached": Listed()}
+FEWEST_PENALTY = Message(
+    "fewest_penalty", "After 1 game: {winners} has the fewest penalty points ({penalty}).",
+    plural="After {games} games: {winners} has the fewest penalty points ({penalty}).",
+    count="games", kinds=_NAMES)
+FEWEST_PENALTY_AT_LIMIT = Message(
+    "fewest_penalty", "{reached} reached the penalty limit ({limit}) in game {games}: {winners} "
+    "has the fewest penalty points ({penalty}).", kinds=_NAMES, when={"ended_by": "limit"})
+PENALTY_TIE_MORE_WINS = Message(
+    "penalty_tie_more_wins", "After 1 game: {tied} are tied on penalty points ({penalty}); "
+    "{winners} won more games ({wins}).",
+    plural="After {games} games: {tied} are tied on penalty points ({penalty}); {winners} won "
+    "more games ({wins}).", count="games", kinds=_NAMES)
+PENALTY_TIE_MORE_WINS_AT_LIMIT = Message(
+    "penalty_tie_more_wins", "{reached} reached the penalty limit ({limit}) in game {games}: "
+    "{tied} are tied on penalty points ({penalty}); {winners} won more games ({wins}).",
+    kinds=_NAMES, when={"ended_by": "limit"})
+SHARED_FEWEST_PENALTY = Message(
+    "shared_fewest_penalty", "After 1 game: {winners} share the win with the fewest penalty "
+    "points ({penalty}) and as many games won ({wins}).",
+    plural="After {games} games: {winners} share the win with the fewest penalty points "
+    "({penalty}) and as many games won ({wins}).", count="games", kinds=_NAMES)
+SHARED_FEWEST_PENALTY_AT_LIMIT = Message(
+    "shared_fewest_penalty", "{reached} reached the penalty limit ({limit}) in game {games}: "
+    "{winners} share the win with the fewest penalty points ({penalty}) and as many games won "
+    "({wins}).", kinds=_NAMES, when={"ended_by": "limit"})
+MOST_WINS = Message("most_wins", "After 1 game: {winners} won the most games ({wins}).",
+                    plural="After {games} games: {winners} won the most games ({wins}).",
+                    count="games", kinds=_NAMES)
+MOST_WINS_REACHED = Message("most_wins", "{winners} reached 1 win first, in game {games}.",
+                            plural="{winners} reached {wins_needed} wins first, in game {games}.",
+                            count="wins_needed", kinds=_NAMES,
+                            when={"ended_by": "wins_needed"})
+SHARED_MOST_WINS = Message(
+    "shared_most_wins", "After 1 game: {winners} share the win with the most games won ({wins}).",
+    plural="After {games} games: {winners} share the win with the most games won ({wins}).",
+    count="games", kinds=_NAMES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +228,7 @@ class Options:
     limit: int | None
     wins_needed: int | None
     decks: int
+    card_faces: str = "swiss"
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,14 +277,6 @@ def _deck_size(options: Options) -> int:
     return CARDS_PER_DECK * options.decks
 
 
-def _names(setup: Setup[Options], seats: Sequence[int]) -> str:
-    return listed([setup.players[seat] for seat in seats])
-
-
-def _games(count: int) -> str:
-    return "1 game" if count == 1 else f"{count} games"
-
-
 def _read_values(given: Mapping[str, JSON], table: str | None, errors: Errors
                  ) -> tuple[int, ...] | None:
     raw = given.get("card_values")
@@ -173,12 +284,10 @@ def _read_values(given: Mapping[str, JSON], table: str | None, errors: Errors
         return None
     if table != "custom":
         if raw is not None:
-            errors.add("card_values", "not_with_table",
-                       "card values are given only with the custom table", table=table)
+            errors.add("card_values", NOT_WITH_TABLE, table=table)
         return TABLES[table]
     if raw is None:
-        errors.add("card_values", "missing", "'card_values' is required with the custom table",
-                   field="card_values")
+        errors.add("card_values", CARD_VALUES_NEEDED, field="card_values")
         return None
     ranks = read_object(raw, "card_values", errors, allowed=RANKS)
     if ranks is None:
@@ -187,7 +296,7 @@ def _read_values(given: Mapping[str, JSON], table: str | None, errors: Errors
     for rank in RANKS:
         path = at("card_values", rank)
         if ranks.get(rank) is None:
-            errors.add(path, "missing", f"a value for {rank!r} is required", field=rank)
+            errors.add(path, RANK_VALUE_NEEDED, field=rank)
             values.append(None)
         else:
             values.append(read_int(ranks[rank], path, errors, minimum=0, maximum=MAX_CARD_VALUE))
@@ -200,8 +309,7 @@ def _read_decks(given: Mapping[str, JSON], players: int, errors: Errors) -> int 
         return 1 if players <= MAX_PLAYERS_ONE_DECK else 2
     decks = read_int(given["decks"], "decks", errors, minimum=1, maximum=2)
     if decks == 1 and players > MAX_PLAYERS_ONE_DECK:
-        errors.add("decks", "too_few_decks",
-                   f"{players} players need two decks", players=players, minimum=2)
+        errors.add("decks", TOO_FEW_DECKS, players=players, minimum=2)
         return None
     return decks
 
@@ -211,8 +319,8 @@ def _read_optional(given: Mapping[str, JSON], name: str, maximum: int, errors: E
     if name not in given:
         return None
     if scoring is not None and scoring != needs:
-        errors.add(name, "not_with_scoring", f"{name!r} applies to {needs} scoring only",
-                   scoring=scoring)
+        errors.add(name, LIMIT_NOT_WITH_SCORING if needs == "penalty"
+                   else WINS_NEEDED_NOT_WITH_SCORING, scoring=scoring)
         return None
     return read_int(given[name], name, errors, minimum=1, maximum=maximum)
 
@@ -225,7 +333,7 @@ def _read_numbers(value: JSON, path: str, players: int, errors: Errors
     numbers: list[int | None] = []
     for seat, item in enumerate(items):
         if item is None:
-            errors.add(at(path, seat), "missing", "not entered yet", seat=seat)
+            errors.add(at(path, seat), NOT_ENTERED, seat=seat)
             numbers.append(None)
         else:
             numbers.append(read_int(item, at(path, seat), errors, minimum=0))
@@ -237,10 +345,11 @@ def _check_left(form: str, numbers: Sequence[int | None], winner: int | None, op
     """Cards or points left: none for the winner, and no more than the deck can leave."""
     losers = len(numbers) - 1
     if form == "cards_left":
-        unit, one, together = "cards", _deck_size(options) - losers, _deck_size(options) - 1
+        one, together = _deck_size(options) - losers, _deck_size(options) - 1
+        too_many_one, too_many_together = TOO_MANY_CARDS_ONE, TOO_MANY_CARDS_TOGETHER
     else:
-        unit = "points"
         one, together = penalty_bounds(options.values, options.decks, losers)
+        too_many_one, too_many_together = TOO_MANY_POINTS_ONE, TOO_MANY_POINTS_TOGETHER
     found = len(errors)
     for seat, left in enumerate(numbers):
         path = at(form, seat)
@@ -248,17 +357,14 @@ def _check_left(form: str, numbers: Sequence[int | None], winner: int | None, op
             continue
         if seat == winner:
             if left:
-                errors.add(path, "winner_not_out", "the winner has no cards left", seat=seat)
-        elif left == 0 and unit == "cards" and winner is not None:
-            errors.add(path, "empty_hand", "every player but the winner holds a card", seat=seat)
+                errors.add(path, WINNER_NOT_OUT, seat=seat)
+        elif left == 0 and form == "cards_left" and winner is not None:
+            errors.add(path, EMPTY_HAND, seat=seat)
         elif left > one:
-            errors.add(path, f"too_many_{unit}", f"one player is left with at most {one} {unit}",
-                       maximum=one, actual=left)
+            errors.add(path, too_many_one, maximum=one, actual=left)
     known = [left for left in numbers if left is not None]
     if len(errors) == found and len(known) == len(numbers) and sum(known) > together:
-        errors.add(form, f"too_many_{unit}",
-                   f"the players are left with at most {together} {unit} together",
-                   maximum=together, actual=sum(known))
+        errors.add(form, too_many_together, maximum=together, actual=sum(known))
 
 
 def _read_hands(value: JSON, winner: int | None, setup: Setup[Options], errors: Errors
@@ -279,27 +385,22 @@ def _read_hands(value: JSON, winner: int | None, setup: Setup[Options], errors: 
             index = CARD_INDEX.get(card_id) if card_id is not None else None
             if index is None:
                 if card_id is not None:
-                    errors.add(card_path, "unknown_card", f"{card_id!r} is not a Jass card",
-                               value=card_id)
+                    errors.add(card_path, UNKNOWN_CARD, value=card_id)
                 continue
             copies[index] += 1
             if copies[index] > decks:
-                errors.add(card_path, "duplicate_card",
-                           f"{card_id} is in the deck {'once' if decks == 1 else 'twice'}",
-                           card=card_id, copies=decks)
+                errors.add(card_path, DUPLICATE_CARD, card=card_id, copies=decks)
             held.append(index)
         hands.append(tuple(held))
         if cards is not None and winner is not None:
             if seat == winner and cards:
-                errors.add(path, "winner_not_out", "the winner has no cards left", seat=seat)
+                errors.add(path, WINNER_NOT_OUT, seat=seat)
             elif seat != winner and not cards:
-                errors.add(path, "empty_hand", "every player but the winner holds a card",
-                           seat=seat)
+                errors.add(path, EMPTY_HAND, seat=seat)
     held_cards = sum(copies)
     most = _deck_size(setup.options) - 1
     if held_cards > most:
-        errors.add("hands", "too_many_cards", f"the players hold at most {most} cards",
-                   maximum=most, actual=held_cards)
+        errors.add("hands", HANDS_TOO_MANY_CARDS, maximum=most, actual=held_cards)
     return tuple(hands)
 
 
@@ -310,29 +411,25 @@ def _read(raw: JSON, setup: Setup[Options], errors: Errors) -> _Reading:
     options = setup.options
     winner = None
     if entry.get("winner") is None:
-        errors.add("winner", "missing", "who went out is required", field="winner")
+        errors.add("winner", MISSING, field="winner")
     else:
         winner = read_int(entry["winner"], "winner", errors, minimum=0,
                           maximum=len(setup.players) - 1)
     forms = [form for form in FORMS if entry.get(form) is not None]
     if len(forms) > 1:
         for form in forms:
-            errors.add(form, "one_form_only",
-                       "give the cards left as hands, cards_left or penalty, not several",
-                       given=tuple(forms))
+            errors.add(form, ONE_FORM_ONLY, given=tuple(forms))
         return _Reading(winner)
     if not forms:
         if options.scoring == "penalty":
-            errors.add("", "needs_cards",
-                       "penalty scoring needs hands, cards_left or penalty", choices=FORMS)
+            errors.add("", NEEDS_CARDS, choices=FORMS)
         return _Reading(winner)
     form = forms[0]
     if form == "hands":
         return _Reading(winner, form, hands=_read_hands(entry[form], winner, setup, errors))
     numbers = _read_numbers(entry[form], form, len(setup.players), errors)
     if form == "cards_left" and options.table != "count":
-        errors.add("cards_left", "needs_count_table",
-                   "numbers of cards left need the count table", table=options.table)
+        errors.add("cards_left", NEEDS_COUNT_TABLE, table=options.table)
         return _Reading(winner, form, numbers=numbers)
     if numbers is not None:
         _check_left(form, numbers, winner, options, errors)
@@ -390,16 +487,16 @@ class TschauSepp:
     max_players = MAX_PLAYERS
     shapes = SHAPES
 
-    def describe(self) -> dict[str, JSON]:
+    def describe(self, wording: Wording = ENGLISH) -> dict[str, JSON]:
         suits: list[JSON] = [
-            {"id": suit, "name": {"de": de, "en": en},
-             "french": {"id": french, "name": {"de": french_de, "en": french_en}}}
-            for suit, (de, en, french, french_de, french_en) in SUIT_NAMES.items()
+            {"id": suit, "name": wording.term(SUIT, suit, ""),
+             "french": {"id": french, "name": wording.term(FRENCH_SUIT, suit, "")}}
+            for suit, french in FRENCH_SUIT_IDS.items()
         ]
         ranks: list[JSON] = [
-            {"id": rank, "name": {"de": de, "en": en},
-             "french": {"name": {"de": french_de, "en": french_en}}}
-            for rank, (de, en, french_de, french_en) in RANK_NAMES.items()
+            {"id": rank, "name": wording.term(RANK, rank, ""),
+             "french": {"name": wording.term(FRENCH_RANK, rank, "")}}
+            for rank in RANKS
         ]
         tables: dict[str, JSON] = {
             table: dict(zip(RANKS, values, strict=True)) for table, values in TABLES.items()
@@ -411,7 +508,7 @@ class TschauSepp:
         return {
             "id": self.id, "name": self.name, "min_players": self.min_players,
             "max_players": self.max_players,
-            "options": [spec.as_json() for spec in OPTION_SPECS],
+            "options": [spec.as_json(wording) for spec in OPTION_SPECS],
             "suits": suits, "ranks": ranks, "cards": list(CARDS),
             "cards_per_deck": CARDS_PER_DECK, "hand_size": HAND_SIZE,
             "tables": tables, "deck_points": deck_points,
@@ -436,15 +533,17 @@ class TschauSepp:
         wins_needed = _read_optional(given, "wins_needed", MAX_WINS_NEEDED, errors, scoring,
                                      "wins")
         decks = _read_decks(given, players, errors)
+        faces = read_choice(given.get("card_faces", FACES[0]), "card_faces", errors, FACES)
         errors.raise_as(InvalidOptions)
         # Every reader that returned None recorded an error, raised just above.
         assert scoring is not None
         assert table is not None
         assert values is not None
         assert decks is not None
+        assert faces is not None
         if games is None and limit is None and wins_needed is None:
             games = DEFAULT_GAMES
-        return Options(scoring, table, values, games, limit, wins_needed, decks)
+        return Options(scoring, table, values, games, limit, wins_needed, decks, faces)
 
     def options_json(self, options: Options) -> dict[str, JSON]:
         card_values: JSON = (dict(zip(RANKS, options.values, strict=True))
@@ -452,7 +551,7 @@ class TschauSepp:
         return {
             "scoring": options.scoring, "table": options.table, "card_values": card_values,
             "games": options.games, "limit": options.limit, "wins_needed": options.wins_needed,
-            "decks": options.decks,
+            "decks": options.decks, "card_faces": options.card_faces,
         }
 
     def read_entry(self, raw: JSON, setup: Setup[Options], earlier: Sequence[Entry]) -> Entry:
@@ -538,7 +637,6 @@ class TschauSepp:
     def _reason(self, totals: Totals, setup: Setup[Options], winners: tuple[int, ...],
                 ended_by: str, reached: tuple[int, ...]) -> Reason:
         options = setup.options
-        names = _names(setup, winners)
         first = winners[0]
         penalty, wins = totals.penalty[first], totals.wins[first]
         params: dict[str, JSON] = {
@@ -546,33 +644,24 @@ class TschauSepp:
             "penalty": penalty, "wins": wins, "games": totals.games, "ended_by": ended_by,
             "reached": [setup.players[seat] for seat in reached],
         }
-        if ended_by == "limit":
-            ending = (f"{_names(setup, reached)} reached the limit of {options.limit} penalty "
-                      f"points in game {totals.games}")
+        at_limit = ended_by == "limit"
+        if at_limit:
             params["limit"] = options.limit
         elif ended_by == "wins_needed":
-            ending = f"{_names(setup, reached)} won {options.wins_needed} of {_games(totals.games)}"
             params["wins_needed"] = options.wins_needed
-        else:
-            ending = f"After {_games(totals.games)}"
         if options.scoring == "wins":
             if len(winners) > 1:
-                return Reason("shared_most_wins",
-                              f"{ending}: {names} share the win with {_games(wins)} won each.",
-                              params)
-            return Reason("most_wins", f"{ending}: {names} won the most games ({wins}).", params)
+                return Reason(SHARED_MOST_WINS, params)
+            return Reason(MOST_WINS_REACHED if ended_by == "wins_needed" else MOST_WINS, params)
         if len(winners) > 1:
-            return Reason("shared_fewest_penalty",
-                          f"{ending}: {names} share the win with {penalty} penalty points and "
-                          f"{_games(wins)} won each.", params)
+            return Reason(SHARED_FEWEST_PENALTY_AT_LIMIT if at_limit else SHARED_FEWEST_PENALTY,
+                          params)
         tied = tuple(seat for seat, points in enumerate(totals.penalty) if points == penalty)
         if len(tied) > 1:
             params["tied"] = [setup.players[seat] for seat in tied]
-            return Reason("penalty_tie_more_wins",
-                          f"{ending}: {_names(setup, tied)} are tied on {penalty} penalty points; "
-                          f"{names} won more games ({wins}).", params)
-        return Reason("fewest_penalty",
-                      f"{ending}: {names} has the fewest penalty points ({penalty}).", params)
+            return Reason(PENALTY_TIE_MORE_WINS_AT_LIMIT if at_limit else PENALTY_TIE_MORE_WINS,
+                          params)
+        return Reason(FEWEST_PENALTY_AT_LIMIT if at_limit else FEWEST_PENALTY, params)
 
     def score_share(self, totals: Totals, setup: Setup[Options]) -> tuple[float, ...]:
         """Penalty scoring: table average penalty − seat's penalty; wins: wins / games played."""
@@ -582,12 +671,13 @@ class TschauSepp:
         average = sum(totals.penalty) / len(totals.penalty)
         return tuple(average - points for points in totals.penalty)
 
-    def guide(self, raw: JSON, setup: Setup[Options], earlier: Sequence[Entry]
-              ) -> dict[str, JSON]:
+    def guide(self, raw: JSON, setup: Setup[Options], earlier: Sequence[Entry],
+              wording: Wording = ENGLISH) -> dict[str, JSON]:
         """Per seat the cards and penalty given so far, the cards still free (``remaining``
         copies per card), duplicates, the totals if this game counted, and what is missing or
         wrong so far."""
         options = setup.options
+        names = names_of(self, setup)
         players = len(setup.players)
         errors = Errors()
         reading = _read(raw, setup, errors)
@@ -626,8 +716,8 @@ class TschauSepp:
             "totals": totals.as_json(),
             "would_finish": self.is_over(totals, [*results, partial], setup),
             "complete": not found,
-            "missing": [e.as_json() for e in found if e.code in NOT_YET_GIVEN],
-            "errors": [e.as_json() for e in found if e.code not in NOT_YET_GIVEN],
+            "missing": [e.as_json(wording, names) for e in found if e.code in NOT_YET_GIVEN],
+            "errors": [e.as_json(wording, names) for e in found if e.code not in NOT_YET_GIVEN],
         }
 
 

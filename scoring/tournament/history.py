@@ -12,10 +12,13 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from scoring.errors import Errors, InvalidInput, at
+from scoring.messages import Message
 
 PlayerId: TypeAlias = "int | str"
 Table: TypeAlias = "Sequence[PlayerId]"
 Round: TypeAlias = "Sequence[Table]"
+
+DUPLICATE_PLAYER = Message("duplicate_player", "Player {player} is listed twice.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,10 +35,7 @@ def check_roster(players: Sequence[Player]) -> None:
     seen: set[PlayerId] = set()
     for index, player in enumerate(players):
         if player.id in seen:
-            errors.add(
-                at(at("players", index), "id"), "duplicate_player",
-                f"player {player.id!r} is listed twice", player=player.id,
-            )
+            errors.add(at(at("players", index), "id"), DUPLICATE_PLAYER, player=player.id)
         seen.add(player.id)
     errors.raise_as(InvalidInput)
 

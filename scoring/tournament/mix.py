@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from scoring.errors import FieldError, InvalidInput
+from scoring.reading import TOO_SMALL
 from scoring.tournament.history import Meetings, Player, PlayerId, Round, check_roster
 from scoring.tournament.report import RoundPlan, finish_round
 from scoring.tournament.tables import TableSizes
@@ -78,9 +79,7 @@ def plan_mix(
     """``rounds`` rounds ahead for a fixed roster, after the rounds already in ``history``."""
     check_roster(players)
     if rounds < 0:
-        raise InvalidInput((FieldError(
-            "rounds", "too_small", "must be at least 0", {"minimum": 0},
-        ),))
+        raise InvalidInput((FieldError("rounds", TOO_SMALL, {"minimum": 0}),))
     split = sizes.split(len(players))
     rng = random.Random(seed)  # noqa: S311 - seating is reproducible, not secret
     schedule = None

@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 
 from scoring.errors import FieldError, InvalidInput
-from scoring.reading import JSON
+from scoring.reading import JSON, TOO_SMALL, UNKNOWN_CHOICE
 from scoring.tournament.history import Player, PlayerId, Round
 from scoring.tournament.mix import plan_mix, seat_mix
 from scoring.tournament.random_seating import seat_random
@@ -49,8 +49,7 @@ def plan_for_cli(players: int, table_size: int, rounds: int, mode: str, seed: in
     if mode not in MODES:
         raise _unknown_mode(mode)
     if rounds < 0:
-        raise InvalidInput((FieldError("rounds", "too_small", "must be at least 0",
-                                       {"minimum": 0}),))
+        raise InvalidInput((FieldError("rounds", TOO_SMALL, {"minimum": 0}),))
     roster = [Player(i) for i in range(players)]
     sizes = TableSizes(table_size, min(2, table_size), table_size + 1)
     plans: list[RoundPlan]
@@ -72,7 +71,4 @@ def plan_for_cli(players: int, table_size: int, rounds: int, mode: str, seed: in
 
 
 def _unknown_mode(mode: str) -> InvalidInput:
-    return InvalidInput((FieldError(
-        "mode", "unknown_choice", f"{mode!r} is not one of {', '.join(MODES)}",
-        {"value": mode, "choices": MODES},
-    ),))
+    return InvalidInput((FieldError("mode", UNKNOWN_CHOICE, {"value": mode, "choices": MODES}),))

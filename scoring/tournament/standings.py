@@ -26,13 +26,30 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.errors import Errors, FieldError, InvalidInput, InvalidOptions, at
+from scoring.messages import Message, Vocabulary
 from scoring.ranking import shared_ranks
-from scoring.reading import JSON
+from scoring.reading import JSON, UNKNOWN_CHOICE, WRONG_LENGTH
 from scoring.tournament.history import PlayerId
 
 CRITERIA = ("points", "average_points", "score_share", "opponents_strength", "table_wins")
 DEFAULT_TIEBREAKS = ("points", "score_share", "opponents_strength", "table_wins")
 _DIGITS = 9
+
+CRITERION = Vocabulary("a tournament tiebreak criterion", {
+    "points": "tournament points", "average_points": "average points per table",
+    "score_share": "score share", "opponents_strength": "opponents' strength",
+    "table_wins": "table wins",
+})
+PLACE_POINTS = Message("place_points",
+                       "A table of {size} needs {size} values, one per place; there are {values}.")
+NO_TIEBREAK = Message("too_short", "Name at least one tiebreak.")
+TIEBREAK_TWICE = Message("duplicate", "{value} is named twice.", kinds={"value": CRITERION})
+MISSING_TABLE_SIZE = Message("missing_table_size",
+                             "The points per place name no table of {size}.")
+TABLE_TOO_SMALL = Message("too_short", "A table needs at least 2 players.")
+PLAYER_TWICE_AT_TABLE = Message("duplicate_player", "A player sits twice at this table.")
+PLACE_OUT_OF_RANGE = Message("place_out_of_range",
+                             "At a table of {size}, places go from 1 to {size}.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,21 +73,15 @@ class TournamentScoring:
         errors = Errors()
         for size, points in (self.place_points or {}).items():
             if size < 2 or len(points) != size:
-                errors.add(
-                    at("place_points", str(size)), "place_points",
-                    f"a table of {size} needs {size} values, one per place, not {len(points)}",
-                    size=size, values=len(points),
-                )
+                errors.add(at("place_points", str(size)), PLACE_POINTS, size=size,
+                           values=len(points))
         if not self.tiebreaks:
-            errors.add("tiebreaks", "too_short", "must name at least one criterion", minimum=1)
+            errors.add("tiebreaks", NO_TIEBREAK, minimum=1)
         for i, name in enumerate(self.tiebreaks):
             if name not in CRITERIA:
-                errors.add(
-                    at("tiebreaks", i), "unknown_choice",
-                    f"{name!r} is not one of {', '.join(CRITERIA)}", value=name, choices=CRITERIA,
-                )
+                errors.add(at("tiebreaks", i), UNKNOWN_CHOICE, value=name, choices=CRITERIA)
             elif name in self.tiebreaks[:i]:
-                errors.add(at("tiebreaks", i), "duplicate", f"{name!r} is named twice", value=name)
+                errors.add(at("tiebreaks", i), TIEBREAK_TWICE, value=name)
         errors.raise_as(InvalidOptions)
 
 
@@ -96,10 +107,7 @@ def table_points(
     size = len(places)
     scale = None if place_points is None else place_points.get(size)
     if place_points is not None and scale is None:
-        raise InvalidInput((FieldError(
-            "place_points", "missing_table_size",
-            f"the points per place name no table of {size}", {"size": size},
-        ),))
+        raise InvalidInput((FieldError("place_points", MISSING_TABLE_SIZE, {"size": size}),))
     points: list[float] = []
     for place in places:
         better = sum(1 for other in places if other < place)
@@ -175,18 +183,14 @@ def _checked(tables: Iterable[TableResult]) -> list[TableResult]:
         path = at("tables", i)
         size = len(table.players)
         if size < 2:
-            errors.add(at(path, "players"), "too_short", "a table needs at least 2 players",
-                       minimum=2, actual=size)
+            errors.add(at(path, "players"), TABLE_TOO_SMALL, minimum=2, actual=size)
         if len(set(table.players)) != size:
-            errors.add(at(path, "players"), "duplicate_player", "a player sits twice at the table")
+            errors.add(at(path, "players"), PLAYER_TWICE_AT_TABLE)
         for name, column in (("places", table.places), ("score_shares", table.score_shares)):
             if len(column) != size:
-                errors.add(at(path, name), "wrong_length",
-                           f"must have {size} elements, not {len(column)}",
-                           expected=size, actual=len(column))
+                errors.add(at(path, name), WRONG_LENGTH, expected=size, actual=len(column))
         for seat, place in enumerate(table.places):
             if not 1 <= place <= size:
-                errors.add(at(at(path, "places"), seat), "place_out_of_range",
-                           f"a place at a table of {size} is 1 to {size}", size=size)
+                errors.add(at(at(path, "places"), seat), PLACE_OUT_OF_RANGE, size=size)
     errors.raise_as(InvalidInput)
     return checked

@@ -18,6 +18,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.errors import FieldError, InvalidInput, Param
+from scoring.messages import Message
+
+TABLE_SIZES_OUT_OF_ORDER = Message(
+    "table_sizes", "The table sizes do not fit together: the smallest ({minimum}) must be at "
+    "least 2 and at most the preferred size ({preferred}), and that at most the largest "
+    "({maximum}).")
+TABLE_SIZES_NOT_FOR_GAME = Message(
+    "table_sizes", "Tables of {minimum} to {maximum} players, preferably {preferred}, do not fit "
+    "a game for {game_minimum} to {game_maximum} players.")
+TOO_FEW_PLAYERS = Message("too_few_players",
+                          "1 player cannot fill a table of at least {minimum}.",
+                          plural="{players} players cannot fill a table of at least {minimum}.",
+                          count="players")
+NO_TABLE_SPLIT = Message("no_table_split",
+                         "1 player cannot be split into tables of {minimum} to {maximum}.",
+                         plural="{players} players cannot be split into tables of {minimum} to "
+                         "{maximum}.", count="players")
 
 
 class SeatingImpossible(InvalidInput):
@@ -27,10 +44,10 @@ class SeatingImpossible(InvalidInput):
     carry the numbers for a translated message.
     """
 
-    def __init__(self, path: str, code: str, message: str, **params: Param) -> None:
-        self.code = code
+    def __init__(self, path: str, message: Message, **params: Param) -> None:
+        self.code = message.code
         self.params = params
-        super().__init__((FieldError(path, code, message, params),))
+        super().__init__((FieldError(path, message, params),))
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +61,8 @@ class TableSizes:
     def __post_init__(self) -> None:
         if not 2 <= self.minimum <= self.preferred <= self.maximum:
             raise SeatingImpossible(
-                "table_sizes", "table_sizes",
-                f"table sizes need 2 <= minimum ({self.minimum}) <= preferred "
-                f"({self.preferred}) <= maximum ({self.maximum})",
-                preferred=self.preferred, minimum=self.minimum, maximum=self.maximum,
+                "table_sizes", TABLE_SIZES_OUT_OF_ORDER, preferred=self.preferred,
+                minimum=self.minimum, maximum=self.maximum,
             )
 
     @classmethod
@@ -63,11 +78,8 @@ class TableSizes:
         high = max_players if maximum is None else maximum
         if low < min_players or high > max_players or not low <= preferred <= high:
             raise SeatingImpossible(
-                "table_sizes", "table_sizes",
-                f"tables of {low} to {high} players, preferably {preferred}, do not fit the "
-                f"game's {min_players} to {max_players} players",
-                preferred=preferred, minimum=low, maximum=high, game_minimum=min_players,
-                game_maximum=max_players,
+                "table_sizes", TABLE_SIZES_NOT_FOR_GAME, preferred=preferred, minimum=low,
+                maximum=high, game_minimum=min_players, game_maximum=max_players,
             )
         return cls(preferred, max(low, 2), high)
 
@@ -79,11 +91,7 @@ def table_sizes(players: int, preferred: int, minimum: int, maximum: int) -> tup
     """The table sizes for ``players`` active players, largest first (see the module's rules)."""
     TableSizes(preferred, minimum, maximum)
     if players < minimum:
-        raise SeatingImpossible(
-            "players", "too_few_players",
-            f"{players} players cannot fill a table of at least {minimum}",
-            players=players, minimum=minimum,
-        )
+        raise SeatingImpossible("players", TOO_FEW_PLAYERS, players=players, minimum=minimum)
     # best[s]: the closest split of s players, as an additive cost (squared differences,
     # minus preferred tables, tables) and the last table size taken; lexicographic order on
     # additive costs lets the usual subset-sum recurrence find the optimum.
@@ -104,11 +112,8 @@ def table_sizes(players: int, preferred: int, minimum: int, maximum: int) -> tup
             if current is None or cost < current[0]:
                 best[total] = (cost, size)
     if best[players] is None:
-        raise SeatingImpossible(
-            "players", "no_table_split",
-            f"{players} players cannot be split into tables of {minimum} to {maximum}",
-            players=players, minimum=minimum, maximum=maximum,
-        )
+        raise SeatingImpossible("players", NO_TABLE_SPLIT, players=players, minimum=minimum,
+                                maximum=maximum)
     sizes: list[int] = []
     left = players
     while left:

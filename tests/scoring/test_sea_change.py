@@ -451,7 +451,8 @@ def test_every_card_of_the_deck_is_in_exactly_one_pile() -> None:
         SEA.read_entry({"final_trump": "red", "captured": dealt}, setup, [])
     found = {(e.path, e.code): e.params for e in invalid.value.errors}
     assert found == {("captured[2][5]", "duplicate_card"): {"card": "blue-4",
-                                                             "first": "captured[0][1]"},
+                                                             "first": "captured[0][1]",
+                                                             "first_side": 0},
                      ("captured", "missing_card"): {"card": missing}}
 
 

@@ -525,7 +525,7 @@ def test_the_guide_flags_a_bid_entered_before_an_earlier_seat_has_bid() -> None:
     seen = board({"bids": [predict(), None, predict("red")]})
     assert seen["next_bidder"] == 1
     assert [(e["path"], e["code"], e["params"]) for e in seen["errors"]] == [
-        ("bids[2]", "out_of_turn", {"waiting_for": 1})]
+        ("bids[2]", "out_of_turn", {"waiting_for": 1, "seat": 2})]
 
 
 def test_the_guide_counts_the_black_seals_taken_and_scores_a_complete_round() -> None:

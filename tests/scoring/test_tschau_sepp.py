@@ -11,6 +11,7 @@ from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
 from scoring.game import Setup
 from scoring.games.tschau_sepp import GAME, Entry, RoundResult, Totals
 from scoring.match import fold_match, fold_more, set_up
+from scoring.messages import Names
 from scoring.reading import JSON
 from scoring.registry import game_by_id
 
@@ -71,22 +72,30 @@ def test_the_deck_has_36_cards_named_suit_dash_rank() -> None:
         "6", "7", "8", "9", "banner", "under", "ober", "koenig", "ass"}
 
 
-def test_describe_maps_swiss_suits_to_french_ones_with_german_and_english_names() -> None:
+def test_describe_maps_swiss_suits_to_french_ones_with_their_names() -> None:
     suits = described()["suits"]
-    assert suits[0] == {
-        "id": "rosen", "name": {"de": "Rosen", "en": "Roses"},
-        "french": {"id": "herz", "name": {"de": "Herz", "en": "Hearts"}},
-    }
+    assert suits[0] == {"id": "rosen", "name": "Roses",
+                        "french": {"id": "herz", "name": "Hearts"}}
     french = [suit["french"]["id"] for suit in suits]
     assert french == ["herz", "karo", "pik", "kreuz"]
 
 
 def test_describe_names_the_ranks_in_both_decks() -> None:
     ranks = {rank["id"]: rank for rank in described()["ranks"]}
-    assert ranks["koenig"]["name"] == {"de": "König", "en": "King"}
-    assert ranks["banner"]["french"] == {"name": {"de": "10", "en": "10"}}
-    assert ranks["under"]["french"] == {"name": {"de": "Bube", "en": "Jack"}}
-    assert ranks["ober"]["french"] == {"name": {"de": "Dame", "en": "Queen"}}
+    assert ranks["koenig"]["name"] == "King"
+    assert ranks["banner"]["french"] == {"name": "10"}
+    assert ranks["under"]["french"] == {"name": "Jack"}
+    assert ranks["ober"]["french"] == {"name": "Queen"}
+
+
+def test_cards_are_named_by_the_faces_the_table_plays_with() -> None:
+    with pytest.raises(InvalidEntry) as refused:
+        GAME.read_entry(one_each(0, [], ["rosen-ass"], ["rosen-ass"]), match(), [])
+    (problem,) = refused.value.errors
+    assert problem.message == "Ace of Roses is in the deck only once."
+    french = Names(options={"card_faces": "french"})
+    assert problem.template.render(problem.params, french) == (
+        "Ace of Hearts is in the deck only once.")
 
 
 def test_describe_gives_every_table_and_the_decks_per_player_count() -> None:
@@ -108,12 +117,15 @@ def test_describe_gives_every_table_and_the_decks_per_player_count() -> None:
 def test_describe_lists_every_option_with_a_one_line_description() -> None:
     options = {option["name"]: option for option in described()["options"]}
     assert list(options) == [
-        "scoring", "table", "card_values", "games", "limit", "wins_needed", "decks"]
+        "scoring", "table", "card_values", "games", "limit", "wins_needed", "decks",
+        "card_faces"]
     assert options["scoring"]["default"] == "penalty"
     assert options["table"]["choices"] == ["face", "jass", "count", "custom"]
     assert options["games"]["default"] == 5
     assert options["card_values"]["available"] == "table == 'custom'"
-    assert all(option["description"] for option in options.values())
+    assert all(option["description"] and option["label"] for option in options.values())
+    assert options["card_faces"]["choice_labels"] == {
+        "swiss": "Swiss German suits", "french": "French suits"}
 
 
 # --- Options -----------------------------------------------------------------------------------
@@ -121,7 +133,7 @@ def test_describe_lists_every_option_with_a_one_line_description() -> None:
 def test_the_defaults_are_penalty_scoring_with_the_face_table_over_five_games() -> None:
     assert GAME.options_json(match().options) == {
         "scoring": "penalty", "table": "face", "card_values": None, "games": 5, "limit": None,
-        "wins_needed": None, "decks": 1,
+        "wins_needed": None, "decks": 1, "card_faces": "swiss",
     }
 
 
@@ -489,8 +501,7 @@ def test_the_match_ends_after_the_game_in_which_someone_reaches_the_limit() -> N
     assert verdict.winners == (0,)
     assert verdict.reason is not None
     assert verdict.reason.message == (
-        "Ben reached the limit of 50 penalty points in game 3: Anna has the fewest penalty "
-        "points (3).")
+        "Ben reached the penalty limit (50) in game 3: Anna has the fewest penalty points (3).")
     assert verdict.reason.params["ended_by"] == "limit"
 
 
@@ -526,7 +537,7 @@ def test_a_penalty_tie_is_broken_by_more_game_wins() -> None:
     assert verdict.reason is not None
     assert verdict.reason.code == "penalty_tie_more_wins"
     assert verdict.reason.message == (
-        "After 3 games: Anna and Ben are tied on 14 penalty points; Anna won more games (2).")
+        "After 3 games: Anna and Ben are tied on penalty points (14); Anna won more games (2).")
 
 
 def test_a_tie_on_penalty_points_and_wins_is_shared() -> None:
@@ -538,7 +549,8 @@ def test_a_tie_on_penalty_points_and_wins_is_shared() -> None:
     assert verdict.reason is not None
     assert verdict.reason.code == "shared_fewest_penalty"
     assert verdict.reason.message == (
-        "After 2 games: Anna and Ben share the win with 10 penalty points and 1 game won each.")
+        "After 2 games: Anna and Ben share the win with the fewest penalty points (10) and as many "
+        "games won (1).")
 
 
 def test_with_wins_scoring_the_most_wins_win_and_penalties_do_not_count() -> None:
@@ -561,7 +573,7 @@ def test_with_wins_scoring_ties_are_shared() -> None:
     assert verdict.reason is not None
     assert verdict.reason.code == "shared_most_wins"
     assert verdict.reason.message == (
-        "After 2 games: Ben and Cleo share the win with 1 game won each.")
+        "After 2 games: Ben and Cleo share the win with the most games won (1).")
 
 
 def test_with_wins_scoring_the_match_ends_as_soon_as_someone_has_the_wins_needed() -> None:
@@ -571,7 +583,7 @@ def test_with_wins_scoring_the_match_ends_as_soon_as_someone_has_the_wins_needed
     verdict = fold_match(GAME, setup, [*entries, {"winner": 0}]).verdict
     assert verdict.winners == (0,)
     assert verdict.reason is not None
-    assert verdict.reason.message == "Anna won 2 of 3 games: Anna won the most games (2)."
+    assert verdict.reason.message == "Anna reached 2 wins first, in game 3."
     assert verdict.reason.params["wins_needed"] == 2
 
 
@@ -623,7 +635,8 @@ def test_the_guide_counts_the_cards_given_so_far_and_lists_the_unassigned_ones()
     assert shown["complete"] is False
     assert shown["errors"] == []
     assert shown["missing"] == [{"path": "hands[2]", "code": "empty_hand",
-                                 "message": "every player but the winner holds a card",
+                                 "message": "Seat 2 did not go out, so they still hold at "
+                                            "least one card.",
                                  "params": {"seat": 2}}]
 
 
