@@ -23,6 +23,8 @@ from api.db.engine import create_engine
 from api.db.session import provide_session
 from api.games.controllers import GameController
 from api.games.schemas import GamePartSchemas
+from api.i18n import _
+from api.i18n.http import WORDS_DEPENDENCY, name_the_language
 from api.live import create_broker
 from api.matches.controllers import MatchController
 from api.matches.folds import RecentFolds
@@ -60,7 +62,7 @@ async def health(state: State) -> dict[str, str]:
         async with state.database.sessions() as session:
             await session.execute(text("SELECT 1"))
     except Exception as error:
-        raise DatabaseUnavailable("The database does not answer.") from error
+        raise DatabaseUnavailable(_("The database does not answer.")) from error
     return {"status": "ok"}
 
 
@@ -116,14 +118,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ))
     app = Litestar(
         route_handlers=route_handlers,
-        dependencies={"session": Provide(provide_session)},
+        dependencies={"session": Provide(provide_session), "words": WORDS_DEPENDENCY},
         state=State({"database": database, "folds": RecentFolds(), "broker": broker,
                      "settings": settings}),
         lifespan=[lifespan],
         exception_handlers={HTTPException: http_exception_handler,
                             RecursionError: too_deep_handler,
                             Exception: unexpected_exception_handler},
-        before_send=[add_headers],
+        before_send=[add_headers, name_the_language],
         plugins=[GamePartSchemas()],
         request_class=StrictRequest,
         middleware=middleware(settings),

@@ -13,7 +13,10 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
+from api.i18n import _
 from api.problems import Forbidden, Unauthorized
+
+CANNOT_CHANGE_MATCH = _("This key may not change this match.")
 
 TOKEN_BYTES = 24
 MAX_TOKEN_LENGTH = 200
@@ -37,11 +40,12 @@ def token_hash(token: str) -> str:
 def bearer_token(authorization: str | None) -> str:
     """The token of an ``Authorization: Bearer <token>`` header; 401 when missing or malformed."""
     if authorization is None:
-        raise Unauthorized("This needs the match's token: Authorization: Bearer <token>.")
-    scheme, _, token = authorization.strip().partition(" ")
+        raise Unauthorized(_("This needs the key from the link you were given, sent as "
+                             "Authorization: Bearer <key>."))
+    scheme, _space, token = authorization.strip().partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token or len(token) > MAX_TOKEN_LENGTH:
-        raise Unauthorized("The Authorization header must read: Bearer <token>.")
+        raise Unauthorized(_("The key must be sent as Authorization: Bearer <key>."))
     return token
 
 
@@ -52,7 +56,7 @@ def _matches(token: str, stored_hash: str) -> bool:
 def require_write(authorization: str | None, write_hash: str) -> str:
     """The kind of token that authorised a write; 401/403 otherwise."""
     if not _matches(bearer_token(authorization), write_hash):
-        raise Forbidden("This token may not change this match.")
+        raise Forbidden(CANNOT_CHANGE_MATCH)
     return MATCH_TOKEN
 
 
@@ -61,4 +65,4 @@ def require_read(authorization: str | None, private: bool, write_hash: str, view
         return
     token = bearer_token(authorization)
     if not (_matches(token, write_hash) or _matches(token, view_hash)):
-        raise Forbidden("This token may not read this match.")
+        raise Forbidden(_("This key may not see this match."))

@@ -23,7 +23,9 @@ from litestar import Litestar
 from litestar.routes import HTTPRoute
 from litestar.types import ASGIApp
 
-from api.problems import PROBLEM_MEDIA_TYPE, FieldProblem, ProblemBody
+from api.i18n import _, words_for
+from api.i18n.http import choice_of
+from api.problems import PROBLEM_MEDIA_TYPE, TITLES, Fault, ProblemBody
 
 # Litestar's ASGI types are TypedDicts per event; these wrappers pass any event through.
 Message = dict[str, Any]
@@ -62,7 +64,7 @@ class Boundary:
             await self.app(scope, receive, send)
             return
         if has_control_character(scope["path"]):
-            await _refuse_path(send)
+            await _refuse_path(scope, send)
             return
         routed = scope
         if scope["method"] == "HEAD":
@@ -119,14 +121,17 @@ def _without_body(receive: Receive, send: Send) -> tuple[Receive, Send]:
     return receive_until_finished, send_head
 
 
-async def _refuse_path(send: Send) -> None:
+async def _refuse_path(scope: Any, send: Send) -> None:
+    """400 in the request's language; said here, before Litestar (and its hooks) sees it."""
+    choice = choice_of(scope)
+    words = words_for(choice)
     body = msgspec.json.encode(ProblemBody(
-        type="about:blank", title="Bad Request", status=400,
-        detail="The path contains a control character.",
-        errors=[FieldProblem(path="", code="control_character",
-                             message="a path cannot contain control characters",
-                             params={"source": "path"})]))
+        type="about:blank", title=words(TITLES[400]), status=400,
+        detail=words(_("The path contains a control character.")),
+        errors=[Fault("", "control_character", _(
+            "A path cannot contain control characters.", source="path")).said(words)]))
     await send({"type": "http.response.start", "status": 400, "headers": [
         (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
-        (b"content-length", str(len(body)).encode())]})
+        (b"content-length", str(len(body)).encode()),
+        (b"content-language", choice.language.encode()), (b"vary", b"Accept-Language")]})
     await send({"type": "http.response.body", "body": body, "more_body": False})

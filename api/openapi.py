@@ -29,8 +29,9 @@ from litestar.openapi.spec import (
 )
 
 from api.games.schemas import game_components
+from api.i18n import _
 from api.matches import schemas as match_schemas
-from api.problems import PROBLEM_MEDIA_TYPE, FieldProblem, NotFound, ProblemBody
+from api.problems import PROBLEM_MEDIA_TYPE, Fault, NotFound, ProblemBody
 from api.tournaments import schemas as tournament_schemas
 from scoring import registry
 
@@ -40,6 +41,7 @@ GAME_FIELDS = ((match_schemas.NewMatch, "game"), (tournament_schemas.NewTourname
 
 
 DOCUMENT_PATH = "/openapi.json"
+DOCUMENT = "/schema/openapi.json"
 VIEWER_PATHS = ("/swagger", "/redoc", "/elements", "/rapidoc", "/scalar", "/openapi.yaml",
                 "/openapi.yml", "/oauth2-redirect.html")
 
@@ -55,11 +57,10 @@ class ViewersNotServed(OpenAPIRenderPlugin):
 
     def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
         raise NotFound(
-            "This server serves its API reference as the OpenAPI document only: "
-            "/schema/openapi.json.",
-            errors=[FieldProblem("", "reference_page_not_served",
-                                 "open /schema/openapi.json with any OpenAPI viewer",
-                                 {"document": "/schema/openapi.json"})])
+            _("This server serves its API reference as the OpenAPI document only: {document}.",
+              document=DOCUMENT),
+            errors=[Fault("", "reference_page_not_served", _(
+                "Open {document} with any OpenAPI viewer.", document=DOCUMENT))])
 
 
 RENDER_PLUGINS = (JsonRenderPlugin(path=[DOCUMENT_PATH]), ViewersNotServed())

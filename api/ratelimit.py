@@ -39,7 +39,9 @@ from litestar.middleware import ASGIMiddleware, DefineMiddleware
 from litestar.types import ASGIApp, HTTPResponseStartEvent, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from api.problems import PROBLEM_MEDIA_TYPE, ProblemBody
+from api.i18n import _n, words_for
+from api.i18n.http import choice_of
+from api.problems import PROBLEM_MEDIA_TYPE, TITLES, ProblemBody
 
 WINDOW_SECONDS = 60.0
 MAX_KEYS = 10_000
@@ -118,7 +120,7 @@ class FailedTokenLimit(ASGIMiddleware):
                 self.record_failure(key)
                 if wait:
                     refused_here = True
-                    await _too_many(send, wait)
+                    await _too_many(scope, send, wait)
                     return
             if not refused_here:  # the refusal's own body is not sent after the 429
                 await send(message)
@@ -126,11 +128,14 @@ class FailedTokenLimit(ASGIMiddleware):
         await next_app(scope, receive, counting)
 
 
-async def _too_many(send: Send, wait: int) -> None:
+async def _too_many(scope: Scope, send: Send, wait: int) -> None:
+    words = words_for(choice_of(scope))
     body = msgspec.json.encode(ProblemBody(
-        type="about:blank", title="Too Many Requests", status=429,
-        detail=f"Too many refused tokens from this address for this match or tournament; "
-               f"try again in {wait} s."))
+        type="about:blank", title=words(TITLES[429]), status=429,
+        detail=words(_n("Too many refused tokens from this address for this match or tournament; "
+                        "try again in 1 second.",
+                        "Too many refused tokens from this address for this match or tournament; "
+                        "try again in {count} seconds.", count=wait))))
     start: HTTPResponseStartEvent = {
         "type": "http.response.start", "status": 429, "headers": [
             (b"content-type", PROBLEM_MEDIA_TYPE.encode()), (b"retry-after", str(wait).encode()),

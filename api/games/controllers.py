@@ -1,10 +1,13 @@
-"""Game descriptions straight from :mod:`scoring.registry`, so clients need no game knowledge."""
+"""Game descriptions straight from :mod:`scoring.registry`, so clients need no game knowledge;
+their words (option labels and help, suit and rank names) in the request's language."""
 
 from typing import Annotated, Any
 
 from litestar import Controller, get
 from litestar.params import PathParameter
 
+from api.i18n import _
+from api.i18n.http import RequestWords
 from api.problems import BadRequest, NotFound, documented
 from scoring import registry
 
@@ -14,18 +17,19 @@ class GameController(Controller):
     tags = ("games",)
 
     @get("/", operation_id="listGames", raises=[BadRequest], responses=documented())
-    async def list_games(self) -> list[dict[str, Any]]:
+    async def list_games(self, words: RequestWords) -> list[dict[str, Any]]:
         """Every game: id, name, player range, options with defaults, card and seal ids."""
-        return [game.describe() for game in registry.all_games().values()]
+        return [game.describe(words) for game in registry.all_games().values()]
 
     @get("/{game_id:str}", operation_id="getGame", raises=[BadRequest, NotFound],
          responses=documented(NotFound))
     async def get_game(
-        self, game_id: Annotated[str, PathParameter(min_length=1, max_length=64,
-                                                    pattern=r"^[A-Za-z0-9_-]+$")],
+        self, words: RequestWords,
+        game_id: Annotated[str, PathParameter(min_length=1, max_length=64,
+                                              pattern=r"^[A-Za-z0-9_-]+$")],
     ) -> dict[str, Any]:
         """One game's description."""
         game = registry.game_by_id(game_id)
         if game is None:
-            raise NotFound(f"There is no game {game_id!r}.")
-        return game.describe()
+            raise NotFound(_('There is no game "{game}".', game=game_id))
+        return game.describe(words)

@@ -2,6 +2,7 @@
 
 from typing import Annotated, Any, Literal
 
+import msgspec
 from litestar import Controller, Request, Response, delete, get, post, put
 from litestar.datastructures import ResponseHeader, State
 from litestar.enums import MediaType
@@ -10,8 +11,10 @@ from litestar.response import ServerSentEvent
 
 from api.db.models import IDEMPOTENCY_KEY_LENGTH, MATCH_ID_LENGTH
 from api.games.schemas import RoundBody
+from api.i18n.http import RequestWords
 from api.matches import export, service
 from api.matches import schemas as s
+from api.matches.wording import said_match, said_snapshot, said_written
 from api.problems import (
     BadRequest,
     Conflict,
@@ -58,9 +61,10 @@ class MatchController(Controller):
 
     @post("/", operation_id="createMatch", status_code=201, raises=[BadRequest, Unprocessable],
           responses=documented(BadRequest, ContentTooLarge, Unprocessable))
-    async def create(self, state: State, data: JSONBody[s.NewMatch]) -> Response[s.CreatedMatch]:
+    async def create(self, state: State, words: RequestWords,
+                     data: JSONBody[s.NewMatch]) -> Response[s.CreatedMatch]:
         """Create a match; the answer holds its write token and view token, shown only once."""
-        created = await service.create_match(state.database, data)
+        created = said_match(words, await service.create_match(state.database, data))
         return Response(created, status_code=201,
                         headers={"Location": f"{self.path}/{created.id}"})
 
@@ -68,18 +72,18 @@ class MatchController(Controller):
          security=SECURITY,
          response_headers=[ResponseHeader(name="ETag", documentation_only=True,
                                           description="The match version as an entity tag")])
-    async def read(self, request: Request[Any, Any, Any], state: State,
+    async def read(self, request: Request[Any, Any, Any], state: State, words: RequestWords,
                    match_id: MatchId) -> Response[s.Match]:
         """The match with every round and the standings."""
         match = await service.read_snapshot(state.database, match_id, authorization(request))
-        # The stored snapshot is an encoded s.Match already: sent as it is.
-        return Response(match.json, headers={"ETag": f'"{match.version}"'},  # type: ignore[arg-type]
-                        media_type=MediaType.JSON)
+        # The stored snapshot is an encoded s.Match already: sent as it is, its words said.
+        return Response(said_snapshot(words, match.json),  # type: ignore[arg-type]
+                        headers={"ETag": f'"{match.version}"'}, media_type=MediaType.JSON)
 
     @post("/{match_id:str}/rounds", operation_id="recordRound", status_code=201, raises=WRITE,
           responses=documented(*WRITE), security=[{"bearer": []}])
     async def record(
-        self, request: Request[Any, Any, Any], state: State,
+        self, request: Request[Any, Any, Any], state: State, words: RequestWords,
         match_id: MatchId, data: Entry, idempotency_key: IdempotencyKey = None,
         x_device_id: DeviceId = None,
     ) -> Response[s.RoundWritten]:
@@ -90,20 +94,21 @@ class MatchController(Controller):
             state.database, state.folds, broker(request), match_id, authorization(request), data,
             idempotency, x_device_id)
         if isinstance(written, service.Replay):
-            return Response(written.body, status_code=written.status)
-        return Response(written, status_code=201)
+            replayed = said_written(words, msgspec.convert(written.body, s.RoundWritten))
+            return Response(replayed, status_code=written.status)
+        return Response(said_written(words, written), status_code=201)
 
     @put("/{match_id:str}/rounds/{number:int}", operation_id="correctRound", raises=WRITE,
          responses=documented(*WRITE), security=[{"bearer": []}])
     async def correct(
-        self, request: Request[Any, Any, Any], state: State,
+        self, request: Request[Any, Any, Any], state: State, words: RequestWords,
         match_id: MatchId, number: RoundNumber, data: Entry, if_match: IfMatch = None,
         x_device_id: DeviceId = None,
     ) -> s.RoundWritten:
         """Correct a round; every later round and the standings are folded again."""
-        return await service.correct_round(
+        return said_written(words, await service.correct_round(
             state.database, state.folds, broker(request), match_id, number,
-            authorization(request), if_match, data, x_device_id)
+            authorization(request), if_match, data, x_device_id))
 
     @delete("/{match_id:str}/rounds/{number:int}", operation_id="undoRound", raises=WRITE,
             responses=documented(*WRITE), security=[{"bearer": []}])
@@ -121,12 +126,13 @@ class MatchController(Controller):
           raises=[*READ, Unprocessable], responses=documented(*READ, ContentTooLarge),
           security=SECURITY)
     async def guide(
-        self, request: Request[Any, Any, Any], session: Session, match_id: MatchId,
-        data: PartialEntry,
+        self, request: Request[Any, Any, Any], session: Session, words: RequestWords,
+        match_id: MatchId, data: PartialEntry,
         round_number: GuideRound = None,
     ) -> s.Guide:
         """Help for a partly entered round from the game (running numbers, what is left)."""
-        return await service.guide(session, match_id, authorization(request), data, round_number)
+        return await service.guide(session, match_id, authorization(request), data, round_number,
+                                   words)
 
     @get("/{match_id:str}/history", operation_id="matchHistory", raises=READ,
          responses=documented(*READ), security=SECURITY)
@@ -138,12 +144,13 @@ class MatchController(Controller):
     @get("/{match_id:str}/export", operation_id="exportMatch", raises=READ,
          responses=documented(*READ), security=SECURITY)
     async def export(
-        self, request: Request[Any, Any, Any], state: State, match_id: MatchId,
+        self, request: Request[Any, Any, Any], state: State, words: RequestWords, match_id: MatchId,
         format_: Annotated[Literal["csv", "json"], QueryParameter(name="format")] = "csv",
         sep: Separator = ",", decimal: DecimalMark = ".",
     ) -> Response[s.ScoreSheet]:
         """The score sheet, round by round with running totals, as CSV or JSON."""
-        match = await service.read_match(state.database, match_id, authorization(request))
+        match = said_match(words, await service.read_match(state.database, match_id,
+                                                           authorization(request)))
         filename = f"{match.game}-{match.id}.{format_}"
         if format_ == "json":
             sheet = s.ScoreSheet(match=match, exported_at=service.now())

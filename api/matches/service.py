@@ -37,22 +37,26 @@ from api import auth
 from api.db.database import Database
 from api.db.models import AuditRow, IdempotencyRow, MatchRow, RoundRow
 from api.db.statements import EngineStatements, Row, Statements
+from api.i18n import Phrase, _, _n
 from api.live import Broker, Change
 from api.matches import schemas as s
 from api.matches.folds import RecentFolds
 from api.problems import (
+    NO_SUCH_GAME,
     Conflict,
-    FieldProblem,
+    Fault,
     NotFound,
     PreconditionFailed,
     Unprocessable,
     field_problems,
+    unknown_game,
 )
 from api.tournaments.access import MatchWriter, match_writer
 from scoring import registry
 from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
 from scoring.game import AnyGame, Setup
-from scoring.match import FoldedMatch, fold_match, set_up
+from scoring.match import FoldedMatch, fold_match, names_of, set_up
+from scoring.messages import Names, Wording
 from scoring.reading import JSON
 
 MATCH_ID_BYTES = 9  # 12 url-safe characters
@@ -114,6 +118,16 @@ class Stored:
         return set_up(self.game, self.record.players, self.record.options)
 
 
+def no_match(match_id: str) -> Phrase:
+    return _('There is no match "{id}".', id=match_id)
+
+
+def _names_given(players: Sequence[str], options: Any) -> Names:
+    """The seats of a match not yet created, for its option errors (``teams``)."""
+    return Names([name.strip() for name in players], options=options
+                 if isinstance(options, dict) else {})
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -144,16 +158,16 @@ def _check_version(record: MatchRecord, if_match: str | None) -> None:
     if if_match is None or if_match.strip() == "*":
         return
     if if_match.strip().removeprefix("W/").strip('"') != str(record.version):
-        raise PreconditionFailed(
-            f"The match is at version {record.version}, not {if_match.strip()}: "
-            "read it again first."
-        )
+        raise PreconditionFailed(_(
+            "The match has changed in the meantime (it is at version {version}, not {given}): "
+            "load it again first.", version=record.version, given=if_match.strip()))
 
 
 def _game(game_id: str) -> AnyGame:
     game = registry.game_by_id(game_id)
     if game is None:
-        raise NotFound(f"The game {game_id!r} of this match is not known to this server.")
+        raise NotFound(_('The game "{game}" of this match is not known to this server.',
+                         game=game_id))
     return game
 
 
@@ -163,7 +177,7 @@ async def load(statements: Statements, match_id: str, *, for_write: bool = False
     row = await statements.one(MATCH_RECORD_FOR_WRITE if for_write else MATCH_RECORD,
                                {"match_id": match_id})
     if row is None:
-        raise NotFound(f"There is no match {match_id!r}.")
+        raise NotFound(no_match(match_id))
     record = MatchRecord(*row)
     game = _game(record.game)
     if not entries:
@@ -229,15 +243,13 @@ def _round_written(columns: dict[str, Any], played: dict[str, JSON]) -> s.RoundW
 async def create_match(database: Database, body: s.NewMatch) -> s.CreatedMatch:
     game = registry.game_by_id(body.game)
     if game is None:
-        raise Unprocessable("There is no such game.", errors=[FieldProblem(
-            "game", "unknown_game", f"unknown game {body.game!r}",
-            {"known": list(registry.all_games())},
-        )])
+        raise Unprocessable(NO_SUCH_GAME, errors=[unknown_game("game", body.game)])
     try:
         setup = set_up(game, list(body.players), body.options)
     except InvalidOptions as invalid:
-        raise Unprocessable("The players or options do not fit this game.",
-                            errors=field_problems(invalid.errors)) from None
+        raise Unprocessable(_("The players or options do not fit this game."),
+                            errors=field_problems(invalid.errors, names=_names_given(
+                                body.players, body.options))) from None
     tokens = auth.new_tokens()
     at = now()
     record = MatchRecord(
@@ -246,7 +258,7 @@ async def create_match(database: Database, body: s.NewMatch) -> s.CreatedMatch:
         write_token_hash=auth.token_hash(tokens.write),
         view_token_hash=auth.token_hash(tokens.view), version=1, created_at=at,
     )
-    row, _ = new_match_row(record, fold_match(game, setup, []), at)
+    row, _rounds = new_match_row(record, fold_match(game, setup, []), at)
     async with database.write() as statements:
         await statements.run(INSERT_MATCH, row)
         await _audit(statements, record.id, at, "create", auth.MATCH_TOKEN)
@@ -277,7 +289,7 @@ async def read_snapshot(database: Database, match_id: str,
     :class:`s.Match` in the transaction that wrote it."""
     row = await database.read_one(READ_SNAPSHOT, {"match_id": match_id})
     if row is None:
-        raise NotFound(f"There is no match {match_id!r}.")
+        raise NotFound(no_match(match_id))
     private, write_hash, view_hash, version, snapshot = row
     auth.require_read(authorization, bool(private), write_hash, view_hash)
     return Snapshot(version, snapshot.encode())
@@ -301,22 +313,26 @@ def _fold(folds: RecentFolds, stored: Stored, entries: Sequence[JSON],
         return folds.fold(record.id, stored.game, record.players, record.options, entries)
     except InvalidEntry as invalid:
         number = invalid.round_number or changed
+        names = names_of(stored.game, stored.setup())
         if number == changed:
-            raise Unprocessable(f"Round {changed} cannot have happened like this.",
-                                errors=field_problems(invalid.errors)) from None
+            raise Unprocessable(_("Round {number} cannot have happened like this.",
+                                  number=changed),
+                                errors=field_problems(invalid.errors, names=names)) from None
         raise Conflict(
-            f"With this change, the stored round {number} would no longer be valid.",
-            errors=field_problems(invalid.errors, prefix=f"rounds[{number}]"),
+            _("With this change, round {number} as recorded would no longer be valid.",
+              number=number),
+            errors=field_problems(invalid.errors, prefix=f"rounds[{number}]", names=names),
         ) from None
     except MatchFinished as finished:
         if changed == len(entries):  # a new round after the deciding one
-            raise Conflict(f"The match was decided after round {finished.rounds_played}; "
-                           "no further round can be recorded.") from None
-        raise Conflict(
-            f"With this change the match would end after round {finished.rounds_played}, "
-            f"before the {len(entries) - finished.rounds_played} later round(s) already recorded; "
-            "undo those first."
-        ) from None
+            raise Conflict(_("The match was decided after round {number}; no further round can "
+                             "be recorded.", number=finished.rounds_played)) from None
+        raise Conflict(_n(
+            "With this change the match would end after round {round}, before the 1 later round "
+            "already recorded; undo it first.",
+            "With this change the match would end after round {round}, before the {count} later "
+            "rounds already recorded; undo them first.",
+            count=len(entries) - finished.rounds_played, round=finished.rounds_played)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,9 +409,9 @@ def _replay(earlier: Row | None, idempotency: Idempotency) -> Replay | None:
     stored_print, status, body = earlier
     if not secrets.compare_digest(stored_print, idempotency.fingerprint):
         raise Unprocessable(
-            "This Idempotency-Key was already used with a different request.",
-            errors=[FieldProblem("", "idempotency_key_reused",
-                                 "the key was used for another body", {})],
+            _("This Idempotency-Key was already used with a different request."),
+            errors=[Fault("", "idempotency_key_reused",
+                          _("The key was used for another request."))],
         )
     return Replay(status, body)
 
@@ -430,7 +446,8 @@ async def record_round(
                 IDEMPOTENT_ANSWER, idempotency.stored_as(match_id)), idempotency)
             if replay is not None:
                 return replay
-        raise Conflict("Another round was recorded at the same moment; read the match.") from None
+        raise Conflict(_("Another round was recorded at the same moment; load the match "
+                         "again.")) from None
     await _publish(broker, writer, match_id, written, "round_added", number)
     assert written.answer is not None
     return written.answer
@@ -439,7 +456,8 @@ async def record_round(
 def _existing(stored: Stored, number: int) -> JSON:
     """The stored entry of round ``number``; 404 if there is no such round."""
     if number > len(stored.entries):
-        raise NotFound(f"This match has no round {number} (it has {len(stored.entries)}).")
+        raise NotFound(_("This match has no round {number} (it has {rounds}).", number=number,
+                         rounds=len(stored.entries)))
     return stored.entries[number - 1]
 
 
@@ -470,8 +488,8 @@ async def undo_round(
         stored, writer = await _load_for_writing(statements, match_id, authorization)
         last = _existing(stored, number)
         if number != len(stored.entries):
-            raise Conflict(f"Only the last round ({len(stored.entries)}) can be undone; "
-                           f"correct round {number} instead.")
+            raise Conflict(_("Only the last round ({last}) can be undone; correct round {number} "
+                             "instead.", last=len(stored.entries), number=number))
         _check_version(stored.record, if_match)
         written = await _store_fold(statements, folds, stored, writer, stored.entries[:-1],
                                     number, "round_undone", device_id, old_entry=last)
@@ -480,19 +498,20 @@ async def undo_round(
 
 async def guide(
     session: AsyncSession, match_id: str, authorization: str | None, body: dict[str, Any],
-    number: int | None,
+    number: int | None, wording: Wording,
 ) -> s.Guide:
     """The game's help for a partly entered round ``number`` (default: the next round)."""
     stored = await load(EngineStatements(session), match_id, entries=True)
     _require_read(stored.record, authorization)
     number = len(stored.entries) + 1 if number is None else number
     if number > len(stored.entries) + 1:
-        raise NotFound(f"Round {number} is neither recorded nor the next round of this match.")
+        raise NotFound(_("Round {number} is neither recorded nor the next round of this match.",
+                         number=number))
     setup = stored.setup()
     earlier: list[Any] = []
     for raw in stored.entries[: number - 1]:
         earlier.append(stored.game.read_entry(raw, setup, earlier))
-    return s.Guide(stored.game.guide(unwrap_entry(body), setup, earlier))
+    return s.Guide(stored.game.guide(unwrap_entry(body), setup, earlier, wording))
 
 
 async def history(session: AsyncSession, match_id: str,

@@ -29,6 +29,7 @@ from sqlmodel import SQLModel, col
 
 from api import auth
 from api.db.statements import Statements
+from api.i18n import Phrase, _
 from api.live import Broker, Change
 from api.problems import Forbidden, NotFound, Unauthorized
 from api.tournaments.models import TournamentRow, TournamentTableRow
@@ -62,11 +63,15 @@ def events_channel(tournament_id: str) -> str:
     return f"tournament:{tournament_id}"
 
 
+def no_tournament(tournament_id: str) -> Phrase:
+    return _('There is no tournament "{id}".', id=tournament_id)
+
+
 def require_organiser(authorization: str | None, tournament: TournamentRow) -> str:
     """The organiser token itself (table tokens are derived from it); 401/403 otherwise."""
     token = auth.bearer_token(authorization)
     if not holds(token, tournament.organiser_token_hash):
-        raise Forbidden("Only the organiser's token may do this.")
+        raise Forbidden(_("Only the organiser's key may do this."))
     return token
 
 
@@ -88,7 +93,7 @@ def read_kind(authorization: str | None, tournament: TournamentRow) -> str | Non
     if holds(token, tournament.view_token_hash):
         return VIEW
     if tournament.private:
-        raise Forbidden("This token may not read this tournament.")
+        raise Forbidden(_("This key may not see this tournament."))
     return None
 
 
@@ -98,7 +103,7 @@ async def lock_tournament(session: AsyncSession, tournament_id: str) -> Tourname
         select(TournamentRow).where(col(TournamentRow.id) == tournament_id).with_for_update()
     )).scalar_one_or_none()
     if row is None:
-        raise NotFound(f"There is no tournament {tournament_id!r}.")
+        raise NotFound(no_tournament(tournament_id))
     return row
 
 
@@ -170,7 +175,7 @@ async def match_writer(statements: Statements, match_id: str, write_token_hash: 
     if found is None:
         return MatchWriter(auth.require_write(authorization, write_token_hash))
     token = auth.bearer_token(authorization)
-    tournament_id, number, table_number, _ = found
+    tournament_id, number, table_number, _confirmed = found
     tournament = await statements.one(TOURNAMENT_FOR_WRITE, {"tournament_key": tournament_id})
     assert tournament is not None  # a table's tournament is a foreign key
     organiser_hash, version = tournament
@@ -182,7 +187,7 @@ async def match_writer(statements: Statements, match_id: str, write_token_hash: 
     if holds(token, organiser_hash):
         return MatchWriter(ORGANISER, table, version)
     if not holds(token, write_token_hash):
-        raise Forbidden("This token may not change this match.")
+        raise Forbidden(auth.CANNOT_CHANGE_MATCH)
     if locked[-1]:
-        raise Forbidden("This table's result is confirmed: ask the organiser to correct it.")
+        raise Forbidden(_("This table's result is confirmed: ask the organiser to correct it."))
     return MatchWriter(TABLE, table, version)

@@ -22,8 +22,9 @@ from sqlmodel import col
 
 from api import auth
 from api.db.models import MatchRow, RoundRow
+from api.i18n import _, _n
 from api.matches.service import now
-from api.problems import FieldProblem, Unprocessable
+from api.problems import Fault, Unprocessable
 from api.tournaments import schemas as s
 from api.tournaments.access import require_organiser
 from api.tournaments.models import (
@@ -89,46 +90,48 @@ async def backup(session: AsyncSession, tournament_id: str,
     )
 
 
-def _check_shape(body: s.Backup) -> list[FieldProblem]:
+def _check_shape(body: s.Backup) -> list[Fault]:
     """Ids, numbering and seats that must agree before any match is folded."""
-    problems: list[FieldProblem] = []
+    problems: list[Fault] = []
     ids = [p.id for p in body.players]
     if len(set(ids)) != len(ids):
-        problems.append(FieldProblem("players", "duplicate_player", "player ids must be unique"))
+        problems.append(Fault("players", "duplicate_player",
+                              _("Every player needs an id of their own.")))
     names = [p.name.strip().casefold() for p in body.players]
     if len(set(names)) != len(names) or not all(names):
-        problems.append(FieldProblem("players", "duplicate_name",
-                                     "player names must be unique and not blank"))
+        problems.append(Fault("players", "duplicate_name",
+                              _("Every player needs a name, and no two the same.")))
     if len(body.rounds) > body.tournament.rounds:
-        problems.append(FieldProblem("rounds", "too_many_rounds",
-                                     f"the tournament has only {body.tournament.rounds} rounds",
-                                     {"maximum": body.tournament.rounds}))
+        problems.append(Fault("rounds", "too_many_rounds", _n(
+            "The tournament has only 1 round.", "The tournament has only {count} rounds.",
+            count=body.tournament.rounds, maximum=body.tournament.rounds)))
     known = set(ids)
     for i, played in enumerate(body.rounds):
         path = f"rounds[{i}]"
         if played.number != i + 1:
-            problems.append(FieldProblem(f"{path}.number", "round_number",
-                                         f"must be {i + 1}", {"expected": i + 1}))
+            problems.append(Fault(f"{path}.number", "round_number", _(
+                "This is round {expected}.", expected=i + 1)))
         if not played.tables:
-            problems.append(FieldProblem(f"{path}.tables", "too_short", "a round needs tables"))
+            problems.append(Fault(f"{path}.tables", "too_short", _("A round needs tables.")))
         if i + 1 < len(body.rounds) and not all(t.confirmed for t in played.tables):
-            problems.append(FieldProblem(f"{path}.tables", "round_incomplete",
-                                         "a round before the last must be complete"))
+            problems.append(Fault(f"{path}.tables", "round_incomplete",
+                                  _("Every table of a round before the last must be confirmed.")))
         seated: set[int] = set()
         for j, table in enumerate(played.tables):
             where = f"{path}.tables[{j}]"
             if table.table != j + 1:
-                problems.append(FieldProblem(f"{where}.table", "table_number",
-                                             f"must be {j + 1}", {"expected": j + 1}))
+                problems.append(Fault(f"{where}.table", "table_number", _(
+                    "This is table {expected}.", expected=j + 1)))
             if not set(table.players) <= known or seated & set(table.players) or \
                     len(set(table.players)) != len(table.players):
-                problems.append(FieldProblem(f"{where}.players", "unknown_or_repeated_player",
-                                             "each registered player sits once per round"))
+                problems.append(Fault(f"{where}.players", "unknown_or_repeated_player",
+                                      _("Each registered player sits at one table per round.")))
             seated |= set(table.players)
             if len(table.match.players) != len(table.players):
-                problems.append(FieldProblem(f"{where}.match.players", "wrong_length",
-                                             f"must have {len(table.players)} names",
-                                             {"expected": len(table.players)}))
+                problems.append(Fault(f"{where}.match.players", "wrong_length", _n(
+                    "The match at this table needs 1 name.",
+                    "The match at this table needs {count} names, one per player.",
+                    count=len(table.players), expected=len(table.players))))
     return problems
 
 
@@ -137,7 +140,7 @@ async def import_backup(session: AsyncSession, body: s.Backup) -> s.CreatedTourn
     game = check_settings(settings, "tournament.")
     problems = _check_shape(body)
     if problems:
-        raise Unprocessable("The backup does not describe a tournament.", errors=problems)
+        raise Unprocessable(_("The backup does not describe a tournament."), errors=problems)
     tokens = auth.new_tokens()
     at = now()
     tournament_id = secrets.token_urlsafe(TOURNAMENT_ID_BYTES)
@@ -176,8 +179,8 @@ async def import_backup(session: AsyncSession, body: s.Backup) -> s.CreatedTourn
                 problems += fold_problem(error, path)
                 continue
             if table.confirmed and not folded.finished:
-                problems.append(FieldProblem(f"rounds[{i}].tables[{j}].confirmed", "not_finished",
-                                             "only a finished match can be confirmed"))
+                problems.append(Fault(f"rounds[{i}].tables[{j}].confirmed", "not_finished",
+                                      _("Only a finished match can be confirmed.")))
             places, shares = table_result(game, folded)
             tables.append(TournamentTableRow(
                 tournament_id=tournament_id, round=played.number, table=table.table,
@@ -187,7 +190,8 @@ async def import_backup(session: AsyncSession, body: s.Backup) -> s.CreatedTourn
                 else None, entered_by_device=table.entered_by_device,
             ))
     if problems:
-        raise Unprocessable("The backup's matches do not fold.", errors=problems)
+        raise Unprocessable(_("Some matches of the backup cannot have been played like this."),
+                            errors=problems)
     session.add_all(tables)
     await session.commit()
     view = tournament_view(row, players, rounds, tables)

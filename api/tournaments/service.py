@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -43,9 +44,19 @@ from sqlmodel import col
 
 from api import auth
 from api.db.models import AuditRow, MatchRow, RoundRow
+from api.i18n import Phrase, _, _n
 from api.live import Broker, Change
 from api.matches.service import MATCH_ID_BYTES, MatchRecord, new_match_row, now, utc
-from api.problems import Conflict, FieldProblem, Forbidden, NotFound, Unprocessable, field_problems
+from api.problems import (
+    NO_SUCH_GAME,
+    Conflict,
+    Fault,
+    Forbidden,
+    NotFound,
+    Unprocessable,
+    field_problems,
+    unknown_game,
+)
 from api.tournaments import schemas as s
 from api.tournaments.access import (
     ORGANISER,
@@ -54,6 +65,7 @@ from api.tournaments.access import (
     holds,
     lock_tournament,
     match_view_token,
+    no_tournament,
     read_kind,
     require_organiser,
     table_token,
@@ -102,35 +114,32 @@ TOURNAMENT_ID_BYTES = 9  # 12 url-safe characters
 def game_of(game_id: str, path: str = "game") -> AnyGame:
     game = registry.game_by_id(game_id)
     if game is None:
-        raise Unprocessable("There is no such game.", errors=[FieldProblem(
-            path, "unknown_game", f"unknown game {game_id!r}",
-            {"known": list(registry.all_games())},
-        )])
+        raise Unprocessable(NO_SUCH_GAME, errors=[unknown_game(path, game_id)])
     return game
 
 
-def _prefixed(problems: list[FieldProblem], prefix: str) -> list[FieldProblem]:
-    for problem in problems:
-        problem.path = f"{prefix}{problem.path}"
-    return problems
+def _prefixed(problems: list[Fault], prefix: str) -> list[Fault]:
+    return [replace(problem, path=f"{prefix}{problem.path}") for problem in problems]
+
+
+def no_player(player_id: int) -> Phrase:
+    return _("This tournament has no player {player}.", player=player_id)
 
 
 def check_settings(settings: s.NewTournament | s.BackupSettings, prefix: str = "") -> AnyGame:
     """The tournament's game, once name, table size, options and scoring all fit it (422)."""
     game = game_of(settings.game, f"{prefix}game")
-    problems: list[FieldProblem] = []
+    problems: list[Fault] = []
     if not settings.name.strip():
-        problems.append(FieldProblem("name", "blank_name", "the tournament needs a name"))
+        problems.append(Fault("name", "blank_name", _("The tournament needs a name.")))
     try:
         TableSizes.for_game(game.min_players, game.max_players, settings.table_size)
     except SeatingImpossible as impossible:
-        problems.append(FieldProblem(
-            "table_size", "table_size",
-            f"{game.name} is played by {game.min_players} to {game.max_players} players at one "
-            f"table, so tables of {settings.table_size} are not possible",
-            {"minimum": max(game.min_players, 2), "maximum": game.max_players,
-             **{k: v for k, v in impossible.params.items() if isinstance(v, int)}},
-        ))
+        problems.append(Fault("table_size", "table_size", _(
+            "{game} is played by {minimum} to {maximum} players at one table, so tables of "
+            "{size} are not possible.", game=game.name, size=settings.table_size,
+            **{"minimum": max(game.min_players, 2), "maximum": game.max_players,
+               **{k: v for k, v in impossible.params.items() if isinstance(v, int)}})))
     else:
         names: list[JSON] = [f"Player {seat + 1}" for seat in range(settings.table_size)]
         try:
@@ -139,39 +148,37 @@ def check_settings(settings: s.NewTournament | s.BackupSettings, prefix: str = "
             problems += field_problems(invalid.errors)
     problems += _scoring_problems(settings)
     if problems:
-        raise Unprocessable("The tournament's settings do not fit together.",
+        raise Unprocessable(_("The tournament's settings do not fit together."),
                             errors=_prefixed(problems, prefix))
     return game
 
 
-def _scoring_problems(settings: s.NewTournament | s.BackupSettings) -> list[FieldProblem]:
-    problems: list[FieldProblem] = []
+def _scoring_problems(settings: s.NewTournament | s.BackupSettings) -> list[Fault]:
+    problems: list[Fault] = []
     points = settings.points
     if isinstance(points, s.PerPlace):
         for size, values in points.per_place.items():
             if not (size.isdigit() and len(size) <= 2):
-                problems.append(FieldProblem(
-                    f"points.per_place.{size}", "not_a_table_size",
-                    "the keys are table sizes, e.g. \"4\"", {"value": size}))
+                problems.append(Fault(f"points.per_place.{size}", "not_a_table_size", _(
+                    'Points per place are given for a table size, such as "4", not "{value}".',
+                    value=size)))
             for place, value in enumerate(values):
                 if not abs(value) <= s.MAX_PLACE_POINTS:  # also refuses NaN
-                    problems.append(FieldProblem(
-                        f"points.per_place.{size}[{place}]", "out_of_range",
-                        f"must be between -{s.MAX_PLACE_POINTS} and {s.MAX_PLACE_POINTS}",
-                        {"minimum": -s.MAX_PLACE_POINTS, "maximum": s.MAX_PLACE_POINTS}))
+                    problems.append(Fault(f"points.per_place.{size}[{place}]", "out_of_range", _(
+                        "Points per place go from {minimum} to {maximum}.",
+                        minimum=-s.MAX_PLACE_POINTS, maximum=s.MAX_PLACE_POINTS)))
         if str(settings.table_size) not in points.per_place:
-            problems.append(FieldProblem(
-                "points.per_place", "missing_table_size",
-                f"the points per place must name the preferred table size {settings.table_size}",
-                {"size": settings.table_size}))
+            problems.append(Fault("points.per_place", "missing_table_size", _(
+                "The points per place must name the preferred table size ({size}).",
+                size=settings.table_size)))
         if problems:
             return problems
     try:
         scoring_of(msgspec.to_builtins(points), settings.tiebreaks)
     except InvalidOptions as invalid:
-        for problem in field_problems(invalid.errors):
-            problem.path = problem.path.replace("place_points", "points.per_place", 1)
-            problems.append(problem)
+        problems += [replace(problem, path=problem.path.replace("place_points",
+                                                                "points.per_place", 1))
+                     for problem in field_problems(invalid.errors)]
     return problems
 
 
@@ -181,7 +188,7 @@ def _scoring_problems(settings: s.NewTournament | s.BackupSettings) -> list[Fiel
 async def load_tournament(session: AsyncSession, tournament_id: str) -> TournamentRow:
     row = await session.get(TournamentRow, tournament_id)
     if row is None:
-        raise NotFound(f"There is no tournament {tournament_id!r}.")
+        raise NotFound(no_tournament(tournament_id))
     return row
 
 
@@ -288,7 +295,7 @@ async def readable(session: AsyncSession, tournament_id: str,
 
 async def read_tournament(session: AsyncSession, tournament_id: str,
                           authorization: str | None) -> s.Tournament:
-    row, _ = await readable(session, tournament_id, authorization)
+    row, _reader = await readable(session, tournament_id, authorization)
     return await full_view(session, row)
 
 
@@ -320,7 +327,7 @@ async def _standings(
 async def read_standings(session: AsyncSession, tournament_id: str,
                          authorization: str | None) -> s.Standings:
     row, reader = await readable(session, tournament_id, authorization)
-    view, *_ = await _standings(session, row, reader)
+    view, *_others = await _standings(session, row, reader)
     return view
 
 
@@ -331,7 +338,7 @@ async def read_player(session: AsyncSession, tournament_id: str, player_id: int,
     view, tables, players, through = await _standings(session, row, reader)
     player = next((p for p in players if p.id == player_id), None)
     if player is None:
-        raise NotFound(f"This tournament has no player {player_id}.")
+        raise NotFound(no_player(player_id))
     per_place = place_points(row.points)
     played: list[s.PlayerTable] = []
     current: s.CurrentTable | None = None
@@ -392,16 +399,16 @@ async def create_tournament(session: AsyncSession, body: s.NewTournament) -> s.C
 def _clean(name: str, path: str) -> str:
     cleaned = name.strip()
     if not cleaned:
-        raise Unprocessable("A player needs a name.", errors=[
-            FieldProblem(path, "blank_name", "each player needs a name")])
+        raise Unprocessable(_("A player needs a name."), errors=[
+            Fault(path, "blank_name", _("Every player needs a name."))])
     return cleaned
 
 
 def _unique_name(name: str, players: Sequence[TournamentPlayerRow], own: int | None = None) -> None:
     if any(p.name.casefold() == name.casefold() and p.id != own for p in players):
-        raise Unprocessable("Another player already has this name.", errors=[FieldProblem(
-            "name", "duplicate_name", f"{name!r} is already registered; add a surname or club "
-            "initial", {"value": name})])
+        raise Unprocessable(_("Another player already has this name."), errors=[Fault(
+            "name", "duplicate_name", _('"{value}" is already registered; add a surname or the '
+                                        "club's initial.", value=name))])
 
 
 async def add_player(session: AsyncSession, broker: Broker, tournament_id: str,
@@ -409,7 +416,7 @@ async def add_player(session: AsyncSession, broker: Broker, tournament_id: str,
     row = await lock_tournament(session, tournament_id)
     require_organiser(authorization, row)
     if row.status == "finished":
-        raise Conflict("The tournament is finished; nobody can join any more.")
+        raise Conflict(_("The tournament is finished; nobody can join any more."))
     players = await players_of(session, tournament_id)
     name = _clean(body.name, "name")
     _unique_name(name, players)
@@ -433,7 +440,7 @@ async def change_player(session: AsyncSession, broker: Broker, tournament_id: st
     players = await players_of(session, tournament_id)
     player = next((p for p in players if p.id == player_id), None)
     if player is None:
-        raise NotFound(f"This tournament has no player {player_id}.")
+        raise NotFound(no_player(player_id))
     if not isinstance(body.name, msgspec.UnsetType):
         name = _clean(body.name, "name")
         _unique_name(name, players, player.id)
@@ -523,11 +530,13 @@ async def start_round(session: AsyncSession, broker: Broker, tournament_id: str,
     row = await lock_tournament(session, tournament_id)
     organiser_token = require_organiser(authorization, row)
     if row.current_round >= row.rounds:
-        raise Conflict(f"All {row.rounds} rounds of this tournament have been played.")
+        raise Conflict(_n("The tournament's only round has been played.",
+                          "All {count} rounds of this tournament have been played.",
+                          count=row.rounds))
     tables = await tables_of(session, tournament_id)
     if any(t.round == row.current_round and not t.confirmed for t in tables):
-        raise Conflict(f"Round {row.current_round} is not complete: every table must be "
-                       "confirmed first.")
+        raise Conflict(_("Round {number} is not complete: every table must be confirmed first.",
+                         number=row.current_round))
     game = game_of(row.game)
     players = await players_of(session, tournament_id)
     number = row.current_round + 1
@@ -536,21 +545,21 @@ async def start_round(session: AsyncSession, broker: Broker, tournament_id: str,
         history[table.round - 1].append(list(table.players))
     standing: list[int] = []
     if row.seating == "swiss":
-        view, *_ = await _standings(session, row, ORGANISER)
+        view, *_others = await _standings(session, row, ORGANISER)
         standing = [r.player for r in view.rows]
     try:
         seating, report = _seat(row, game, players, history, standing, number)
     except InvalidInput as impossible:
-        raise Unprocessable(f"Round {number} cannot be seated.",
+        raise Unprocessable(_("Round {number} cannot be seated.", number=number),
                             errors=field_problems(impossible.errors)) from None
     per_place = place_points(row.points)
     missing = sorted({len(t) for t in seating} - set(per_place or {})) if per_place else []
     if missing:
         raise Unprocessable(
-            f"Round {number} needs tables of {missing[0]}, which the points per place do not name.",
-            errors=[FieldProblem("points.per_place", "missing_table_size",
-                                 f"no points per place for a table of {missing[0]}",
-                                 {"size": missing[0]})])
+            _("Round {number} needs tables of {size}, which the points per place do not name.",
+              number=number, size=missing[0]),
+            errors=[Fault("points.per_place", "missing_table_size", _(
+                "There are no points per place for a table of {size}.", size=missing[0]))])
     at = now()
     names = {p.id: p.name for p in players}
     session.add(TournamentRoundRow(tournament_id=tournament_id, number=number, report=report,
@@ -563,7 +572,8 @@ async def start_round(session: AsyncSession, broker: Broker, tournament_id: str,
                                       row.private, organiser_token, (), at)
         except InvalidOptions as invalid:
             raise Unprocessable(
-                f"The tournament's match options do not fit table {index} of {len(seats)} players.",
+                _("The tournament's match options do not fit table {table} of {players} players.",
+                  table=index, players=len(seats)),
                 errors=field_problems(invalid.errors)) from None
         places, shares = table_result(game, folded)
         session.add(TournamentTableRow(
@@ -586,7 +596,7 @@ async def round_tokens(session: AsyncSession, tournament_id: str, number: int,
     organiser_token = require_organiser(authorization, row)
     tables = await tables_of(session, tournament_id, number)
     if not tables:
-        raise NotFound(f"Round {number} has not started.")
+        raise NotFound(_("Round {number} has not started.", number=number))
     return s.RoundTokens(number=number, tables=[
         s.TableToken(t.table, t.match_id, list(t.players), table_token(organiser_token, t.match_id))
         for t in tables
@@ -600,22 +610,23 @@ async def confirm_table(session: AsyncSession, broker: Broker, tournament_id: st
     table = await session.get(TournamentTableRow, (tournament_id, number, table_number),
                               with_for_update=True)
     if table is None:
-        raise NotFound(f"Round {number} has no table {table_number}.")
+        raise NotFound(_("Round {number} has no table {table}.", number=number,
+                         table=table_number))
     token = auth.bearer_token(authorization)
     if holds(token, row.organiser_token_hash):
         confirmer = ORGANISER
     else:
         match = await session.get(MatchRow, table.match_id)
         if match is None or not holds(token, match.write_token_hash):
-            raise Forbidden("Only this table's token or the organiser's may confirm it.")
+            raise Forbidden(_("Only this table's key or the organiser's may confirm it."))
         confirmer = TABLE
     if table.confirmed:
         return table_view(table)
     if not table.finished:
-        raise Conflict("The match at this table is not finished yet.")
+        raise Conflict(_("The match at this table is not finished yet."))
     if confirmer == TABLE and (device_id is None or device_id == table.entered_by_device):
-        raise Conflict("Another phone at the table must confirm (send its X-Device-Id), "
-                       "or the organiser.")
+        raise Conflict(_("Another phone at the table must confirm (it sends its X-Device-Id), "
+                         "or the organiser."))
     table.confirmed = True
     table.confirmed_by = confirmer
     round_tables = await tables_of(session, tournament_id, number)
@@ -628,12 +639,12 @@ async def confirm_table(session: AsyncSession, broker: Broker, tournament_id: st
 
 
 def fold_problem(error: InvalidEntry | MatchFinished | InvalidOptions,
-                 path: str) -> list[FieldProblem]:
+                 path: str) -> list[Fault]:
     """A stored match that does not fold, named under ``path`` (for imports)."""
     if isinstance(error, MatchFinished):
-        return [FieldProblem(f"{path}.entries", "match_finished",
-                             f"the match was decided after round {error.rounds_played}",
-                             {"rounds_played": error.rounds_played})]
+        return [Fault(f"{path}.entries", "match_finished", _(
+            "The match was decided after round {rounds_played}.",
+            rounds_played=error.rounds_played))]
     if isinstance(error, InvalidEntry):
         return field_problems(error.errors, f"{path}.entries[{(error.round_number or 1) - 1}]")
     return field_problems(error.errors, path)

@@ -376,7 +376,7 @@ async def test_an_impossible_seating_is_422_and_stores_nothing(client: Client) -
     body = problem(await client.post(f"{BASE}/{per_place['id']}/rounds",
                                      headers=bearer(per_place["token"])), 422)
     assert body["errors"][0] == {"path": "points.per_place", "code": "missing_table_size",
-                                 "message": "no points per place for a table of 3",
+                                 "message": "There are no points per place for a table of 3.",
                                  "params": {"size": 3}}
     assert (await read(client, per_place))["round_list"] == []
 
@@ -681,6 +681,6 @@ def test_the_seating_command_explains_an_impossible_plan(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert cli.main(["seating", "--players", "1", "--table-size", "3", "--rounds", "2"]) == 2
-    assert "1 players cannot fill a table" in capsys.readouterr().err
+    assert "1 player cannot fill a table" in capsys.readouterr().err
     assert cli.main(["seating", "--players", "4", "--table-size", "2", "--rounds", "1"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "repeated meetings: 0"

@@ -19,9 +19,11 @@ from sqlalchemy.engine import make_url
 from api.db import database as database_module
 from api.db.database import Database
 from api.db.loop_sqlite import LoopSQLite
+from api.i18n import Phrase
 from api.matches import service
 from api.problems import Conflict
 from api.settings import Settings
+from scoring.messages import Message
 from tests.conftest import ServerFactory
 
 Client = AsyncTestClient[Litestar]
@@ -165,7 +167,7 @@ async def test_a_write_that_fails_half_way_leaves_nothing_behind(
     table = await new_table()
 
     async def refused(*_args: Any, **_kwargs: Any) -> None:
-        raise Conflict("refused after the round and the match were written")
+        raise Conflict(Phrase(Message("", "refused after the round and the match were written")))
 
     with monkeypatch.context() as patched:
         patched.setattr(service, "_audit", refused)

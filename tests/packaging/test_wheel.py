@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from api.i18n import LANGUAGES
 from api.settings import REPO_ROOT
 from tests.conftest import RUNNING
 
@@ -69,6 +70,14 @@ def test_the_wheel_holds_every_tracked_file_of_the_app_and_says_mit(wheel: Path)
     assert f"{info}/licenses/LICENSE" in names
     assert "License-Expression: MIT" in fields
     assert not any(name.startswith(("tests/", "bench/", "pwa/", "migrations/")) for name in names)
+
+
+def test_the_wheel_carries_every_catalogue_compiled(wheel: Path) -> None:
+    """The build step compiled each language's .po (pyproject.toml's cmdclass): nobody did."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    assert {f"api/i18n/locale/{language}/LC_MESSAGES/messages.mo"
+            for language in LANGUAGES} <= names
 
 
 def pins() -> str:
@@ -143,6 +152,14 @@ def test_a_round_is_played_against_the_installed_server(served: str) -> None:
         read = http.get(url).json()
     assert read["version"] == 2
     assert [r["entry"] for r in read["rounds"]] == [{"winner": 1, "penalty": [7, 0, 3]}]
+
+
+def test_the_installed_server_speaks_the_readers_language(served: str) -> None:
+    with httpx.Client(base_url=served, timeout=10) as http:
+        missing = http.get("/api/v1/matches/nothing-here", headers={"Accept-Language": "de-CH"})
+    assert missing.status_code == 404
+    assert missing.headers["content-language"] == "de"
+    assert missing.json()["title"] == "Nicht gefunden"
 
 
 def test_the_installed_migrations_match_the_models(installed: Path, tmp_path: Path) -> None:

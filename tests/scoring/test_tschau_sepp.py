@@ -635,7 +635,7 @@ def test_the_guide_counts_the_cards_given_so_far_and_lists_the_unassigned_ones()
     assert shown["complete"] is False
     assert shown["errors"] == []
     assert shown["missing"] == [{"path": "hands[2]", "code": "empty_hand",
-                                 "message": "Seat 2 did not go out, so they still hold at "
+                                 "message": "Cleo did not go out, so they still hold at "
                                             "least one card.",
                                  "params": {"seat": 2}}]
 

@@ -1,0 +1,65 @@
+"""The language of one HTTP exchange: negotiated once per request, named in every API answer.
+
+Every answer under ``/api/`` carries ``Content-Language`` (the language its words are in) and
+``Vary: Accept-Language`` (a cache must not hand a German answer to a French phone).
+Controllers that say something take ``words: RequestWords`` (the app provides it, see
+:data:`WORDS_DEPENDENCY`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs
+
+from litestar import Request
+from litestar.datastructures import MutableScopeHeaders
+from litestar.di import NamedDependency, Provide
+from litestar.types import Message, Scope
+
+from api.i18n.negotiation import Choice, negotiate
+from api.i18n.words import Words, words_for
+
+API_PREFIX = "/api/"
+
+
+def choice_of(scope: Scope) -> Choice:
+    """The language the request negotiates: ``?lang=``, then ``Accept-Language``.
+
+    Not kept in the scope's ``state``: ASGI servers may share that dict between requests.
+    Negotiating again is cheap (the header's reading is cached).
+    """
+    header = None
+    for name, value in scope.get("headers", ()):
+        if name.lower() == b"accept-language":
+            header = value.decode("latin-1")
+            break
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    return negotiate(header, query.get("lang", [None])[-1])
+
+
+def words_of(request: Request[Any, Any, Any]) -> Words:
+    """The words of the request's language."""
+    return words_for(choice_of(request.scope))
+
+
+async def _provide_words(request: Request[Any, Any, Any]) -> Words:
+    return words_of(request)
+
+
+WORDS_DEPENDENCY = Provide(_provide_words)
+RequestWords = NamedDependency[Words]
+"""A handler's ``words`` parameter: the words of the request's language."""
+
+
+async def name_the_language(message: Message, scope: Scope) -> None:
+    """``Content-Language`` and ``Vary: Accept-Language`` on every API answer."""
+    if message["type"] != "http.response.start" or not scope.get("path", "").startswith(
+            API_PREFIX):
+        return
+    headers = MutableScopeHeaders.from_message(message)
+    headers["content-language"] = choice_of(scope).language
+    vary = headers.get("vary")
+    if vary is None:
+        headers["vary"] = "Accept-Language"
+    elif "accept-language" not in vary.lower():
+        headers["vary"] = f"{vary}, Accept-Language"

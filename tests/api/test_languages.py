@@ -1,0 +1,218 @@
+"""Every answer speaks the request's language (api.md "Languages"): negotiation, the catalogues,
+and translated problems, reasons, guides and games, with codes, paths and params unchanged."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar.testing import AsyncTestClient
+
+from api.i18n import catalogues, compiling, maintenance
+from api.i18n.negotiation import Choice, from_header, negotiate
+from tests.conftest import problem
+
+Client = AsyncTestClient  # type: ignore[type-arg]
+LANGUAGES = ("de", "fr", "it", "en")
+
+
+# --- negotiation ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("header", "language"), [
+    ("de", "de"), ("fr-CH", "fr"), ("it-CH,de;q=0.8", "it"), ("EN-gb", "en"),
+    ("es, fr;q=0.5", "fr"),  # Spanish we do not have: the next acceptable one
+    ("de;q=0.3, fr;q=0.7, it;q=0.5", "fr"),  # the highest q wins, wherever it stands
+    ("fr;q=0.5, de;q=0.5", "fr"),  # equal q: the client's order
+    ("es, pt", "en"), ("", "en"), ("*", "en"), ("de;q=0, *", "en"),
+    ("en;q=0, *", "de"),  # anything but English: our first other language
+    ("de;q=0, de-CH", "en"),  # German refused as a whole
+    ("de;q=2, fr", "fr"),  # an impossible q-value drops the range
+    ("ü-ß, it", "it"), (";;;,,,", "en"), ("x" * 2000, "en"),  # malformed parts are skipped
+])
+def test_accept_language_picks_the_best_language_we_have(header: str, language: str) -> None:
+    assert from_header(header).language == language
+
+
+def test_a_region_keeps_its_numbers_but_not_its_own_words() -> None:
+    assert from_header("de-CH") == Choice("de", "de_CH")
+    assert from_header("de-DE,de;q=0.9") == Choice("de", "de_DE")
+    assert from_header("de") == Choice("de", "de")
+    assert from_header("fr-XX") == Choice("fr", "fr")  # no such region: French numbers
+
+
+def test_lang_in_the_query_overrides_the_header_when_it_names_a_language() -> None:
+    assert negotiate("de", "it") == Choice("it", "it")
+    assert negotiate("de", "fr-CH").locale == "fr_CH"
+    assert negotiate("de", "xx").language == "de"  # unknown: the header decides
+    assert negotiate(None, "*").language == "en"
+
+
+# --- catalogues ----------------------------------------------------------------------------
+
+def test_every_catalogue_says_every_message_with_the_english_placeholders() -> None:
+    assert maintenance.check() == []
+
+
+def _one_language_tree(tmp_path: Path, language: str = "de") -> Path:
+    source = catalogues.LOCALE_DIR / language / "LC_MESSAGES" / "messages.po"
+    target = tmp_path / language / "LC_MESSAGES"
+    target.mkdir(parents=True)
+    shutil.copy(source, target / "messages.po")
+    return target / "messages.po"
+
+
+def test_a_missing_compiled_catalogue_is_compiled_from_the_po_and_kept(tmp_path: Path) -> None:
+    po = _one_language_tree(tmp_path)
+    loaded = catalogues.load("de", tmp_path)
+    assert loaded.gettext("Not Found") == "Nicht gefunden"
+    assert po.with_suffix(".mo").is_file()
+
+
+def test_a_stale_compiled_catalogue_never_serves_its_old_words(tmp_path: Path) -> None:
+    po = _one_language_tree(tmp_path)
+    catalogues.load("de", tmp_path)
+    po.write_text(po.read_text(encoding="utf-8").replace('"Nicht gefunden"', '"Nicht da"'),
+                  encoding="utf-8")
+    assert catalogues.load("de", tmp_path).gettext("Not Found") == "Nicht da"
+    po.with_suffix(".mo").write_bytes(b"not a catalogue")
+    assert catalogues.load("de", tmp_path).gettext("Not Found") == "Nicht da"
+
+
+def test_a_compiled_catalogue_serves_alone_where_no_po_is_installed(tmp_path: Path) -> None:
+    po = _one_language_tree(tmp_path)
+    catalogues.load("de", tmp_path)
+    po.unlink()
+    assert catalogues.load("de", tmp_path).gettext("Not Found") == "Nicht gefunden"
+    po.with_suffix(".mo").unlink()
+    with pytest.raises(FileNotFoundError):
+        catalogues.load("de", tmp_path)
+
+
+def test_the_build_step_compiles_every_catalogue(tmp_path: Path) -> None:
+    written = compiling.compile_tree(catalogues.LOCALE_DIR, tmp_path)
+    assert sorted(path.parent.parent.name for path in written) == sorted(LANGUAGES)
+    for path in written:
+        mo_digest = catalogues.load(path.parent.parent.name, tmp_path)
+        source = catalogues.LOCALE_DIR / path.relative_to(tmp_path).with_suffix(".po")
+        assert catalogues.source_digest(mo_digest) == compiling.digest(source.read_bytes())
+
+
+# --- over HTTP -----------------------------------------------------------------------------
+
+async def test_every_api_answer_names_its_language_and_varies_by_it(client: Client) -> None:
+    games = await client.get("/api/v1/games", headers={"Accept-Language": "fr-CH, de;q=0.5"})
+    assert games.headers["content-language"] == "fr"
+    assert "accept-language" in games.headers["vary"].lower()
+    missing = await client.get("/api/v1/matches/nothing-here?lang=it")
+    assert missing.status_code == 404
+    assert missing.headers["content-language"] == "it"
+    assert (await client.get("/api/v1/ping")).headers["content-language"] == "en"
+
+
+async def _problem_in(client: Client, language: str) -> dict[str, Any]:
+    response = await client.post(
+        "/api/v1/matches", headers={"Accept-Language": language},
+        json={"game": "seven-seals", "players": ["Ann", "Bea", " "],
+              "options": {"saboteur_base": 5, "rounds": 0}})
+    return problem(response, 422)
+
+
+async def test_a_problem_is_said_in_each_language_with_the_same_codes(client: Client) -> None:
+    said = {language: await _problem_in(client, language) for language in LANGUAGES}
+    english = said["en"]
+    assert english["title"] == "Unprocessable Content"
+    assert [e["message"] for e in english["errors"]] == ["Every player needs a name."]
+    assert said["de"]["title"] == "Eingabe nicht möglich"
+    assert said["de"]["detail"] == "Die Personen oder Optionen passen nicht zu diesem Spiel."
+    assert said["de"]["errors"][0]["message"] == "Jede Person braucht einen Namen."
+    assert said["fr"]["errors"][0]["message"] == "Chaque joueur a besoin d'un nom."
+    assert said["it"]["errors"][0]["message"] == "Ogni giocatore ha bisogno di un nome."
+    for language, body in said.items():
+        assert [(e["path"], e["code"], e["params"]) for e in body["errors"]] == [
+            (e["path"], e["code"], e["params"]) for e in english["errors"]], language
+
+
+async def test_option_errors_name_the_players_in_the_readers_language(client: Client) -> None:
+    response = await client.post(
+        "/api/v1/matches?lang=de",
+        json={"game": "sea-change", "players": ["Ann", "Bea", "Cem", "Dan"],
+              "options": {"teams": [[0, 1], [2, 3]]}})
+    errors = problem(response, 422)["errors"]
+    assert [e["message"] for e in errors] == [
+        "Teammitglieder sitzen abwechselnd am Tisch, dieses Team wäre also Ann und Cem.",
+        "Teammitglieder sitzen abwechselnd am Tisch, dieses Team wäre also Ann und Cem."]
+    assert errors[0]["params"] == {"seats": [0, 1], "expected": [0, 2]}
+
+
+async def test_litestars_own_errors_speak_too(client: Client) -> None:
+    body = problem(await client.get("/api/v1/nowhere", headers={"Accept-Language": "it"}), 404)
+    assert (body["title"], body["detail"]) == ("Non trovato", "A questo indirizzo non c'è niente.")
+    shape = problem(await client.post("/api/v1/matches?lang=fr",
+                                      json={"game": "tschau-sepp", "players": "Ann"}), 400)
+    (error,) = shape["errors"]
+    assert error["path"] == "players"
+    assert error["message"] == "Ici, il faut une liste, pas un texte."
+    assert error["params"]["detail"] == "Expected `array`, got `str`"
+
+
+async def test_a_finished_matchs_reason_is_said_in_the_readers_language(client: Client) -> None:
+    created = await client.post("/api/v1/matches", json={
+        "game": "sea-change", "players": ["Anna", "Ben", "Cleo"], "options": {"target_vp": 1}})
+    match = created.json()
+    headers = {"Authorization": f"Bearer {match['token']}", "Accept-Language": "de-CH"}
+    entry = {"final_trump": "red", "scores": [5, 2, 1], "trump_zero": 0}
+    written = await client.post(f"/api/v1/matches/{match['id']}/rounds", json=entry,
+                                headers=headers)
+    assert written.status_code == 201, written.text
+    assert written.json()["reason"]["message"] == "Anna hat 1 SP erreicht."
+    reasons = {}
+    for language in LANGUAGES:
+        read = await client.get(f"/api/v1/matches/{match['id']}?lang={language}")
+        reasons[language] = read.json()["reason"]
+    assert reasons["en"]["message"] == "Anna reached 1 VP."
+    assert reasons["fr"]["message"] == "Anna a atteint 1 PV."
+    assert reasons["it"]["message"] == "Anna ha raggiunto 1 PV."
+    assert all(r["params"] == reasons["en"]["params"] for r in reasons.values())
+
+
+async def test_the_solo_ais_name_is_said_too(client: Client) -> None:
+    created = (await client.post("/api/v1/matches?lang=de", json={
+        "game": "sea-change", "players": ["Anna"], "options": {"suits": ["blue", "red", "green"]},
+    })).json()
+    assert [line["name"] for line in created["standings"]] == ["Anna", "KI"]
+    headers = {"Authorization": f"Bearer {created['token']}"}
+    entry = {"final_trump": "red", "scores": [2, 6], "trump_zero": 1, "has_eight": False}
+    for _ in range(3):
+        await client.post(f"/api/v1/matches/{created['id']}/rounds", json=entry, headers=headers)
+    read = (await client.get(f"/api/v1/matches/{created['id']}?lang=it")).json()
+    assert read["reason"]["message"] == "IA ha raggiunto 3 PV."
+    assert read["standings"][0]["name"] == "IA"
+
+
+async def test_the_guide_says_whats_wrong_in_the_readers_language(client: Client) -> None:
+    created = (await client.post("/api/v1/matches", json={
+        "game": "seven-seals", "players": ["Anna", "Ben", "Cleo"]})).json()
+    guided = await client.post(f"/api/v1/matches/{created['id']}/guide?lang=de",
+                               json={"bids": [{"seals": ["red"]}, None, {"seals": ["red"]}]})
+    (error,) = guided.json()["guide"]["errors"]
+    assert error["code"] == "out_of_turn"
+    assert error["message"] == "Ben ist vor Cleo mit der Vorhersage dran: trag diese zuerst ein."
+
+
+async def test_games_explain_their_options_in_human_words(client: Client) -> None:
+    for language in LANGUAGES:
+        games = (await client.get(f"/api/v1/games?lang={language}")).json()
+        for game in games:
+            for option in game["options"]:
+                for text in (option["label"], option["description"],
+                             option.get("default_rule") or ""):
+                    assert "null" not in text, (language, text)
+                    assert "_" not in text, (language, text)
+    tschau = (await client.get("/api/v1/games/tschau-sepp?lang=de")).json()
+    assert tschau["suits"][0] == {"id": "rosen", "name": "Rosen",
+                                  "french": {"id": "herz", "name": "Herz"}}
+    options = {option["name"]: option for option in tschau["options"]}
+    assert options["wins_needed"]["label"] == "Nötige Siege"
+    assert options["table"]["choice_labels"]["face"] == "Augenwert"
