@@ -25,7 +25,8 @@ import msgspec
 from litestar import Request
 from litestar.types import Empty, EmptyType
 
-from api.problems import BadRequest, FieldProblem, UnsupportedMediaType, invalid_body
+from api.i18n import _
+from api.problems import BODY_SHAPE, BadRequest, Fault, UnsupportedMediaType, invalid_body
 from scoring.errors import at
 
 JSON_MEDIA_TYPE = "application/json"
@@ -75,9 +76,8 @@ def _out_of_range(body: bytes) -> BadRequest:
     """A number too large for a float, named by its path (msgspec names none inside ``Any``)."""
     marked = msgspec.json.Decoder(float_hook=_mark_too_large).decode(body)
     path = _path_of_too_large(marked) or ""
-    return BadRequest("The request body does not have the expected shape.", errors=[
-        FieldProblem(path=path, code="number_out_of_range", message=TOO_LARGE,
-                     params={"source": "body"})])
+    return BadRequest(BODY_SHAPE, errors=[Fault(path, "number_out_of_range", _(
+        "This number is too large.", source="body"))])
 
 
 def decode_body(body: bytes, body_type: Any) -> Any:
@@ -90,9 +90,9 @@ def decode_body(body: bytes, body_type: Any) -> Any:
             raise _out_of_range(body) from None
         raise invalid_body(error) from None
     except msgspec.DecodeError as error:
-        raise BadRequest("The request body is not valid JSON.", errors=[FieldProblem(
-            path="", code="invalid_json", message=str(error),
-            params={"source": "body"})]) from None
+        raise BadRequest(_("The request body is not valid JSON."), errors=[Fault(
+            "", "invalid_json", _("This is not valid JSON.", source="body",
+                                  detail=str(error)))]) from None
     try:
         return msgspec.convert(value, body_type, strict=True)
     except msgspec.ValidationError as error:
@@ -114,14 +114,16 @@ class StrictRequest(Request[Any, Any, Any]):
         if data is None:
             return await super().json()
         if self._decoded is Empty:
-            media_type, _ = self.content_type
+            media_type, _parameters = self.content_type
             if not is_json(media_type):
                 raise UnsupportedMediaType(
-                    f"Send the body as {JSON_MEDIA_TYPE}, not {media_type or 'without a type'}.",
-                    errors=[FieldProblem(path="", code="unsupported_media_type",
-                                         message=f"the body must be {JSON_MEDIA_TYPE}",
-                                         params={"source": "header",
-                                                 "media_type": media_type})],
+                    _("Send the body as {expected}, not {media_type}.", expected=JSON_MEDIA_TYPE,
+                      media_type=media_type) if media_type else
+                    _("Send the body as {expected}; it came without a type.",
+                      expected=JSON_MEDIA_TYPE),
+                    errors=[Fault("", "unsupported_media_type", _(
+                        "The body must be {expected}.", expected=JSON_MEDIA_TYPE,
+                        source="header", media_type=media_type))],
                     headers={"Accept": JSON_MEDIA_TYPE})
             self._decoded = decode_body(await self.body() or b"null", data.annotation)
         return self._decoded
