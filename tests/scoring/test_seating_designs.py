@@ -1,0 +1,97 @@
+"""Zero-repeat schedules: finite fields, affine and cyclic constructions, and the catalogue."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import product
+
+import pytest
+
+from scoring.tournament.designs import (
+    KNOWN,
+    Development,
+    Known,
+    affine_schedule,
+    develop,
+    zero_repeat_schedule,
+)
+from scoring.tournament.fields import galois_field, prime_power
+from tests.scoring.seating_checks import assert_no_pair_meets_twice
+
+# --- finite fields ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("q", [2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 25, 27])
+def test_every_field_has_inverses_and_distributes(q: int) -> None:
+    field = galois_field(q)
+    elements = range(q)
+    assert all(field.add[a][field.neg[a]] == 0 for a in elements)
+    assert all(any(field.mul[a][b] == 1 for b in elements) for a in elements if a)
+    for a, b, c in product(elements, repeat=3):
+        assert field.mul[a][field.add[b][c]] == field.add[field.mul[a][b]][field.mul[a][c]]
+        assert field.mul[field.mul[a][b]][c] == field.mul[a][field.mul[b][c]]
+    assert field.sub(field.add[1][1], 1) == 1
+
+
+def test_only_prime_powers_have_fields() -> None:
+    assert prime_power(8) == (2, 3)
+    assert prime_power(9) == (3, 2)
+    assert prime_power(6) is None
+    assert prime_power(1) is None
+    with pytest.raises(ValueError, match="no field of order 12"):
+        galois_field(12)
+
+
+# --- constructions ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("order", "size", "rounds"), [
+    (3, 3, 4), (4, 4, 5), (5, 5, 6), (7, 7, 8),  # affine planes: everyone meets everyone once
+    (4, 3, 4), (5, 4, 5), (7, 5, 7), (8, 5, 8),  # transversal designs
+    (8, 4, 9), (9, 3, 13),  # their columns seated again: GF(9) with tables of 3 is a KTS(27)
+    (6, 6, 3),  # over Z_6 only the slopes 0 and 1 keep lines apart
+])
+def test_affine_schedules_meet_every_pair_at_most_once(order: int, size: int, rounds: int) -> None:
+    schedule = affine_schedule(order, size)
+    assert len(schedule) == rounds
+    assert_no_pair_meets_twice(schedule, order * size, size)
+
+
+def test_an_affine_schedule_needs_as_many_tables_as_seats() -> None:
+    with pytest.raises(ValueError, match="tables of 5 need at least 5 tables"):
+        affine_schedule(4, 5)
+
+
+def test_a_development_without_a_base_round_in_its_budget_gives_nothing() -> None:
+    assert develop(Development(7, 2, 1, 3), budget=0) is None
+
+
+def test_a_development_searched_to_the_end_without_a_base_round_gives_nothing() -> None:
+    # 18 players as Z_4 × 4 rows and two fixed players, base rounds invariant under x → 3x:
+    # the whole (small) space is searched and holds no schedule.
+    assert develop(Development(4, 4, 2, 3, base_rounds=2, multiplier=3)) is None
+
+
+def test_a_development_seed_only_changes_the_search_order() -> None:
+    development = Development(11, 2, 2, 3, seed=5)
+    again = develop(replace(development, seed=1))
+    assert again is not None
+    assert len(again) == development.rounds == 11
+    assert_no_pair_meets_twice(again, 24, 3)
+    assert again != develop(development)
+
+
+# --- the catalogue: every instance we treat as known -----------------------------------------
+
+
+@pytest.mark.parametrize("known", KNOWN, ids=lambda k: f"{k.players}/{k.size}/{k.rounds}")
+def test_every_known_schedule_is_built_and_is_a_design(known: Known) -> None:
+    schedule = zero_repeat_schedule(known.tables, known.size)
+    assert len(schedule) >= known.rounds
+    assert_no_pair_meets_twice(schedule, known.players, known.size)
+
+
+def test_the_catalogue_covers_every_field_up_to_40_players_at_tables_of_3_to_6() -> None:
+    listed = {(k.tables, k.size) for k in KNOWN}
+    assert listed == {(tables, size) for size in range(3, 7)
+                      for tables in range(2, 40 // size + 1)}
