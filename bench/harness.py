@@ -355,7 +355,7 @@ async def audit_database(database_url: str) -> Audit:
                 "SELECT match_id, number, entry, result, totals FROM round "
                 "ORDER BY match_id, number"))).mappings().all()
             writes = dict((await connection.execute(text(
-                "SELECT match_id, count(*) FROM audit GROUP BY match_id"))).tuples().all())
+                "SELECT match_id, count(*) FROM audit GROUP BY match_id"))).all())
     finally:
         await engine.dispose()
     stored: dict[str, list[dict[str, Any]]] = {}
