@@ -15,8 +15,8 @@
   with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading single quote, which
   the spreadsheet shows as part of the text. Numbers are never text here, so a negative score
   keeps its minus and stays a number.
-- Every heading and every word a cell shows comes from :class:`SheetWords`, so the exports can
-  speak the request's language once the API has catalogues.
+- Every heading and every word a cell shows comes from :class:`SheetWords`: the request's
+  language (headings, yes/no, the players a seat or side column names), numbers as numbers.
 - The response says its charset once: Litestar appends ``charset=utf-8`` to every ``text/``
   media type itself.
 """
@@ -25,14 +25,16 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import Annotated, Literal
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Annotated, Any, Literal
 
 from litestar import Response
 from litestar.params import QueryParameter
 
 from api.requests import attachment
+from scoring.messages import ENGLISH as ENGLISH_WORDING
+from scoring.messages import NO_NAMES, SEAT, SIDE, YES_NO, Message, Names, Vocabulary, Wording
 
 CSV_MEDIA_TYPE = "text/csv"
 BOM = "\ufeff"
@@ -56,31 +58,56 @@ class Layout:
     decimal: str = "."
 
 
-def _untranslated(text: str) -> str:
-    return text
+HEADINGS = Vocabulary("a column heading of an export", {"round": "round"})
+SIDE_ROUND = Message("", "{side}: {key}")
+SIDE_TOTAL = Message("", "{side}: total {key}")
 
 
 @dataclass(frozen=True, slots=True)
 class SheetWords:
-    """The words an export shows: column headings and yes/no.
+    """The words an export shows, said with ``wording`` (the request's :class:`api.i18n.Words`;
+    English by default): headings from ``headings`` (the export's own and the game's columns),
+    yes/no, and for the columns in ``seats`` or ``sides`` the name of that seat or side."""
 
-    ``translate`` is a gettext-style function from an English message to the request's language;
-    the default writes English.
-    """
+    wording: Wording = ENGLISH_WORDING
+    headings: tuple[Vocabulary, ...] = (HEADINGS,)
+    names: Names = NO_NAMES
+    seats: frozenset[str] = frozenset()
+    sides: frozenset[str] = frozenset()
 
-    translate: Callable[[str], str] = _untranslated
+    def with_columns(self, headings: Vocabulary, *, names: Names = NO_NAMES,
+                     seats: frozenset[str] = frozenset(),
+                     sides: frozenset[str] = frozenset()) -> SheetWords:
+        return replace(self, headings=(*self.headings, headings), names=names, seats=seats,
+                       sides=sides)
+
+    def _term(self, key: str) -> str:
+        for vocabulary in self.headings:
+            if key in vocabulary.names:
+                return self.wording.term(vocabulary, key, "")
+        return key
 
     def heading(self, key: str) -> str:
         """A column named by a key of the export (``rank``) or of a game's result (``penalty``)."""
-        return self.translate(key)
+        term = self._term(key)
+        return term[:1].upper() + term[1:]
 
     def side_heading(self, side: str, key: str, *, total: bool) -> str:
         """A column of one player or team: this round's ``key``, or its running total."""
-        message = "{side}: total {key}" if total else "{side}: {key}"
-        return self.translate(message).format(side=side, key=self.heading(key))
+        message = SIDE_TOTAL if total else SIDE_ROUND
+        params = {"side": side, "key": self._term(key)}
+        return self.wording.say(self.wording.template(message, params), params, {})
 
     def flag(self, value: bool) -> str:
-        return self.translate("yes" if value else "no")
+        return self.wording.term(YES_NO, str(value), "")
+
+    def value(self, key: str, value: Any) -> Any:
+        """A seat or side of a column that names one, as its name; any other value as it is."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            kind = SEAT if key in self.seats else SIDE if key in self.sides else None
+            if kind is not None:
+                return self.wording.say("{who}", {"who": value}, {"who": kind}, self.names)
+        return value
 
 
 ENGLISH = SheetWords()

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from scoring.messages import ENGLISH, NO_NAMES, Message, Names, Wording
+from scoring.messages import ENGLISH, NO_NAMES, Message, Names, Vocabulary, Wording
 from scoring.reading import JSON
 from scoring.shapes import GameShapes
 
@@ -85,6 +85,17 @@ class OptionSpec:
         if self.available is not None:
             described["available"] = self.available
         return described
+
+
+@dataclass(frozen=True, slots=True)
+class SheetColumns:
+    """How a game's round results and running totals read as score-sheet columns: a heading
+    for each key (:class:`~scoring.messages.Vocabulary`, said in the reader's language), and the
+    keys whose values are a seat or a side, shown as that player's or side's name."""
+
+    headings: Vocabulary
+    seats: frozenset[str] = frozenset()
+    sides: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +174,7 @@ class Game(Protocol[Opt, E, R, T]):
     name: str
     min_players: int
     max_players: int
+    sheet: SheetColumns
     shapes: GameShapes
     """The JSON shapes of a round entry, round result, totals and standings line."""
 

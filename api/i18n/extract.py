@@ -77,7 +77,10 @@ def declared_entries(path: Path) -> Iterator[Extracted]:
     for item in declared_in(module):
         if isinstance(item, Message):
             line = _line(source, item.text[:30])
-            if item.plural is None:
+            if not item.code:  # said without a context, like _()
+                yield (line, "_n", (item.text, item.plural), notes(item)) if item.plural \
+                    else (line, "_", item.text, notes(item))
+            elif item.plural is None:
                 yield line, "pgettext", (item.code, item.text), notes(item)
             else:
                 yield line, "npgettext", (item.code, item.text, item.plural), notes(item)

@@ -34,6 +34,10 @@ class Phrase:
     params: Mapping[str, Any] = field(default_factory=dict)
     names: Names = NO_NAMES
 
+    def with_params(self, **params: Any) -> Phrase:
+        """The same message with these parameters (a phrase declared once, said many times)."""
+        return Phrase(self.message, {**self.params, **params}, self.names)
+
     @property
     def english(self) -> str:
         """The text in English, for logs and exception messages."""

@@ -14,7 +14,7 @@ from api.games.schemas import RoundBody
 from api.i18n.http import RequestWords
 from api.matches import export, service
 from api.matches import schemas as s
-from api.matches.wording import said_match, said_snapshot, said_written
+from api.matches.wording import said_match, said_snapshot, said_written, sheet_words
 from api.problems import (
     BadRequest,
     Conflict,
@@ -155,7 +155,8 @@ class MatchController(Controller):
         if format_ == "json":
             sheet = s.ScoreSheet(match=match, exported_at=service.now())
             return Response(sheet, headers=attachment(filename))
-        return csv_response(export.score_sheet_csv(match, Layout(sep, decimal)), filename)  # type: ignore[return-value]
+        return csv_response(export.score_sheet_csv(match, Layout(sep, decimal),  # type: ignore[return-value]
+                                                   sheet_words(words, match)), filename)
 
     @get("/{match_id:str}/events", operation_id="matchEvents", raises=READ,
          responses=documented(*READ), security=SECURITY)

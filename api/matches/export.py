@@ -37,7 +37,8 @@ def _keys(objects: Iterable[dict[str, Any]]) -> list[str]:
     return list(seen)
 
 
-def _cell(value: Any, words: SheetWords) -> Cell:
+def _cell(key: str, value: Any, words: SheetWords) -> Cell:
+    value = words.value(key, value)
     if isinstance(value, bool):
         return words.flag(value)
     if isinstance(value, list | dict):
@@ -81,12 +82,12 @@ def score_sheet_rows(match: Match, words: SheetWords = ENGLISH) -> list[list[Cel
     rows = [header]
     for played in match.rounds:
         row: list[Cell] = [played.number]
-        row += [_cell(played.result.get(k), words) for k in scalar_keys]
+        row += [_cell(k, played.result.get(k), words) for k in scalar_keys]
         for side in range(sides):
             for part, key, names in side_columns:
                 if side < len(names):
                     values: Sequence[Any] = getattr(played, part).get(key) or []
-                    row.append(_cell(values[side], words) if side < len(values) else None)
+                    row.append(_cell(key, values[side], words) if side < len(values) else None)
         rows.append(row)
     return rows
 

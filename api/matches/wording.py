@@ -9,6 +9,7 @@ engine's message among those of that code), naming seats and sides as the standi
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import cache
 from typing import Any, TypeVar
 
@@ -16,6 +17,8 @@ import msgspec
 
 from api.i18n import Phrase, Words
 from api.matches import schemas as s
+from api.spreadsheet import SheetWords
+from scoring import registry
 from scoring.messages import COMPUTER, Message, Names, declared, most_specific
 
 M = TypeVar("M", bound=s.Match)
@@ -74,6 +77,18 @@ def said_written(words: Words, written: s.RoundWritten) -> s.RoundWritten:
     names = names_in(written.standings, {})
     return msgspec.structs.replace(written, reason=said_reason(words, written.reason, names),
                                    standings=said_standings(words, written.standings))
+
+
+def sheet_words(words: Words, match: s.Match) -> SheetWords:
+    """The score sheet's words: its game's column headings, seats and sides by name."""
+    names = names_in(match.standings, match.options)
+    names = replace(names, players=tuple(player.name for player in match.players))
+    game = registry.game_by_id(match.game)
+    sheet = SheetWords(words)
+    if game is None:
+        return sheet
+    return sheet.with_columns(game.sheet.headings, names=names, seats=game.sheet.seats,
+                              sides=game.sheet.sides)
 
 
 class _Words(msgspec.Struct):

@@ -8,6 +8,7 @@ from litestar.enums import MediaType
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
 
+from api.i18n.http import RequestWords
 from api.matches.service import now
 from api.problems import (
     BadRequest,
@@ -149,7 +150,7 @@ class TournamentController(Controller):
     @get("/{tournament_id:str}/export", operation_id="exportTournament", raises=READ,
          responses=documented(*READ), security=SECURITY)
     async def export(
-        self, request: Request[Any, Any, Any], session: Session,
+        self, request: Request[Any, Any, Any], session: Session, words: RequestWords,
         tournament_id: TournamentId,
         format_: Annotated[Literal["csv", "json", "html"], QueryParameter(name="format")] = "csv",
         sep: Separator = ",", decimal: DecimalMark = ".",
@@ -159,14 +160,14 @@ class TournamentController(Controller):
         tournament = await service.read_tournament(session, tournament_id, reader)
         standings = await service.read_standings(session, tournament_id, reader)
         if format_ == "html":
-            return Response(export.standings_html(tournament, standings),  # type: ignore[arg-type]
+            return Response(export.standings_html(tournament, standings, words),  # type: ignore[arg-type]
                             media_type=MediaType.HTML)
         filename = f"tournament-{tournament.id}.{format_}"
         if format_ == "json":
             return Response(s.StandingsExport(tournament, standings, now()),
                             headers=attachment(filename))
-        return csv_response(export.standings_csv(standings, Layout(sep, decimal)),  # type: ignore[return-value]
-                            filename)
+        return csv_response(export.standings_csv(  # type: ignore[return-value]
+            standings, Layout(sep, decimal), export.standings_words(words)), filename)
 
     @get("/{tournament_id:str}/backup", operation_id="backupTournament", raises=READ,
          responses=documented(*READ), security=ORGANISER)

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from html import escape
 
-from api.spreadsheet import ENGLISH, Cell, Layout, SheetWords, cell_text, csv_bytes
+from api.i18n import Words, _
+from api.spreadsheet import ENGLISH, Cell, Layout, SheetWords, csv_bytes
 from api.tournaments import schemas as s
+from scoring import registry
+from scoring.messages import Vocabulary
 
 PRINT_CSS_PATH = "/api/v1/tournaments/print.css"
 PRINT_CSS = """@page { size: A4; margin: 15mm 12mm; }
@@ -27,6 +30,18 @@ thead { display: table-header-group; }
 
 
 COLUMNS = ("rank", "player", "name", "club", "points", "tables")
+HEADINGS = Vocabulary("a column heading of the tournament standings", {
+    "rank": "rank", "player": "no.", "name": "name", "club": "club", "points": "points",
+    "tables": "tables", "average_points": "average points per table",
+    "score_share": "score share", "opponents": "opponents' strength", "table_wins": "table wins",
+})
+TITLE = _("{tournament}: standings")
+AFTER_ROUND = _("{game} · standings after round {round} of {rounds}")
+BEFORE_FIRST = _("{game} · standings before the first result")
+
+
+def standings_words(words: Words) -> SheetWords:
+    return SheetWords(words).with_columns(HEADINGS)
 
 
 def standings_rows(standings: s.Standings, words: SheetWords = ENGLISH) -> list[list[Cell]]:
@@ -43,29 +58,37 @@ def standings_csv(standings: s.Standings, layout: Layout, words: SheetWords = EN
     return csv_bytes(standings_rows(standings, words), layout)
 
 
-def standings_html(tournament: s.Tournament, standings: s.Standings) -> str:
-    header, *rows = standings_rows(standings)
+def standings_html(tournament: s.Tournament, standings: s.Standings, words: Words) -> str:
+    """The printable page in the reader's language, numbers in the reader's locale."""
+    header, *rows = standings_rows(standings, standings_words(words))
     numeric = {0, 1, 4, 5, *range(6, len(header))}
+
+    def shown(value: Cell) -> str:
+        if value is None:
+            return ""
+        return words.number(value) if isinstance(value, int | float) else value
 
     def cells(values: list[Cell], tag: str) -> str:
         number = ' class="number"'
         return "".join(
-            f"<{tag}{number if i in numeric else ''}>{escape(cell_text(v))}</{tag}>"
+            f"<{tag}{number if i in numeric else ''}>{escape(shown(v))}</{tag}>"
             for i, v in enumerate(values))
 
     body = "\n".join(f"<tr>{cells(r, 'td')}</tr>" for r in rows)
-    through = (f"after round {standings.through_round} of {tournament.rounds}"
-               if standings.through_round else "before the first result")
+    game = registry.game_by_id(tournament.game)
+    game_name = tournament.game if game is None else game.name
+    through = (AFTER_ROUND if standings.through_round else BEFORE_FIRST).with_params(
+        game=game_name, round=standings.through_round, rounds=tournament.rounds)
     return f"""<!DOCTYPE html>
-<html lang="en">
+<html lang="{words.language}">
 <head>
 <meta charset="utf-8">
-<title>{escape(tournament.name)}: standings</title>
+<title>{escape(words(TITLE.with_params(tournament=tournament.name)))}</title>
 <link rel="stylesheet" href="{PRINT_CSS_PATH}">
 </head>
 <body>
 <h1>{escape(tournament.name)}</h1>
-<p class="meta">{escape(tournament.game)} · standings {through}</p>
+<p class="meta">{escape(words(through))}</p>
 <table>
 <thead><tr>{cells(header, 'th')}</tr></thead>
 <tbody>

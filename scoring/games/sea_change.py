@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.errors import Errors, FieldError, InvalidEntry, InvalidOptions, at
-from scoring.game import OptionSpec, Reason, Setup, Standing, Verdict
+from scoring.game import OptionSpec, Reason, Setup, SheetColumns, Standing, Verdict
 from scoring.games._sea_change_deck import (
     CARD_IDS,
     CARD_POINTS,
@@ -56,7 +56,7 @@ from scoring.games._sea_change_entry import (
     read_round,
 )
 from scoring.match import names_of
-from scoring.messages import ENGLISH, SEAT, SIDE, Listed, Message, Names, Wording
+from scoring.messages import ENGLISH, SEAT, SIDE, Listed, Message, Names, Vocabulary, Wording
 from scoring.ranking import shared_ranks
 from scoring.reading import JSON, read_choice, read_int, read_list, read_object
 from scoring.shapes import (
@@ -93,6 +93,11 @@ TRICKS_NEEDED = Message(
     "tricks_needed",
     "{sides} reach {target_vp} VP together and none of them captured the trump 0: enter the "
     "tricks each side took, as the fewest cards collected decide.", kinds={"sides": SIDES})
+COLUMNS = Vocabulary("a column of the Sea Change score sheet", {
+    "scores": "points", "vp": "VP", "cards": "cards collected", "trump_zero": "trump 0",
+    "points": "points",
+})
+SHEET = SheetColumns(COLUMNS, sides=frozenset({"trump_zero"}))
 TARGET_REACHED = Message("target_reached", "{side} reached {vp} VP.", kinds={"side": SIDE})
 TRUMP_ZERO_TIEBREAK = Message("trump_zero_tiebreak",
                               "Tied on {vp} VP; {side} captured the trump 0.",
@@ -532,6 +537,7 @@ class SeaChange:
 
     id = "sea-change"
     name = "Sea Change"
+    sheet = SHEET
     min_players = 1
     max_players = MAX_PLAYERS
     shapes = SHAPES

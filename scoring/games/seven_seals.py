@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring.errors import Errors, InvalidEntry, InvalidOptions
-from scoring.game import OptionSpec, Reason, Setup, Standing, Verdict
+from scoring.game import OptionSpec, Reason, Setup, SheetColumns, Standing, Verdict
 from scoring.games._seven_seals_entry import (
     BLACK_SUPPLY,
     COLOURS,
@@ -49,7 +49,7 @@ from scoring.games._seven_seals_entry import (
     read_round,
 )
 from scoring.match import names_of
-from scoring.messages import ENGLISH, Listed, Message, Wording
+from scoring.messages import ENGLISH, Listed, Message, Vocabulary, Wording
 from scoring.ranking import best, shared_ranks
 from scoring.reading import JSON, read_int, read_object
 from scoring.shapes import (
@@ -76,6 +76,11 @@ SABOTEUR_BASE_THREE_PLAYERS = 5
 MAX_ROUNDS = 20
 _OPTION_FIELDS = frozenset({"rounds", "saboteur_base"})
 
+COLUMNS = Vocabulary("a column of the Die sieben Siegel score sheet", {
+    "penalty": "penalty points", "exact": "exact predictions", "saboteur": "saboteur",
+    "rounds": "rounds",
+})
+SHEET = SheetColumns(COLUMNS, seats=frozenset({"saboteur"}))
 THREE_PLAYERS_ONLY = Message("three_players_only",
                              "A saboteur base of 5 is a rule for 3 players only; there are "
                              "{players}.")
@@ -179,6 +184,7 @@ SHAPES = GameShapes(
 class SevenSeals:
     id = "seven-seals"
     name = "Die sieben Siegel"
+    sheet = SHEET
     min_players = 3
     max_players = MAX_PLAYERS
     shapes = SHAPES

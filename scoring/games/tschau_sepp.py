@@ -41,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring.errors import Errors, FieldError, InvalidEntry, InvalidOptions, at
-from scoring.game import OptionSpec, Reason, Setup, Standing, Verdict
+from scoring.game import OptionSpec, Reason, Setup, SheetColumns, Standing, Verdict
 from scoring.games._tschau_sepp_cards import (
     CARD,
     CARD_INDEX,
@@ -131,6 +131,10 @@ OPTION_SPECS = (
                choice_labels={"swiss": "Swiss German suits", "french": "French suits"}),
 )
 
+COLUMNS = Vocabulary("a column of the Tschau Sepp score sheet", {
+    "penalty": "penalty points", "winner": "went out", "wins": "games won", "games": "games",
+})
+SHEET = SheetColumns(COLUMNS, seats=frozenset({"winner"}))
 NOT_WITH_TABLE = Message("not_with_table",
                          "Penalty points per rank are set only with your own values, not with "
                          "{table}.", kinds={"table": PENALTY_TABLE})
@@ -483,6 +487,7 @@ class TschauSepp:
 
     id = "tschau-sepp"
     name = "Tschau Sepp"
+    sheet = SHEET
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     shapes = SHAPES

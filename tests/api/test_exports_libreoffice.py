@@ -158,12 +158,12 @@ async def test_libreoffice_reads_both_exports_cell_for_cell_in_three_locales(
         assert sheet == meant(body, layout), path
         if path.stem == "match":
             heading, played = sheet
-            assert played[heading.index("cards")] is None
-            assert played[heading.index("Ümit: scores")] == -1.0
-            assert f"'{HYPERLINK}: scores" in heading
+            assert played[heading.index("Cards collected")] is None
+            assert played[heading.index("Ümit: points")] == -1.0
+            assert f"'{HYPERLINK}: points" in heading
         else:
             heading, *rows = sheet
-            assert heading[:6] == ["rank", "player", "name", "club", "points", "tables"]
+            assert heading[:6] == ["Rank", "No.", "Name", "Club", "Points", "Tables"]
             shown = {COMMAND: f"'{COMMAND}", CLUB: f"'{CLUB}"}
             assert [row[:5] for row in rows] == [
                 [line["rank"], line["player"], shown.get(line["name"], line["name"]),

@@ -216,3 +216,46 @@ async def test_games_explain_their_options_in_human_words(client: Client) -> Non
     options = {option["name"]: option for option in tschau["options"]}
     assert options["wins_needed"]["label"] == "Nötige Siege"
     assert options["table"]["choice_labels"]["face"] == "Augenwert"
+
+
+async def test_the_score_sheet_speaks_the_readers_language(client: Client) -> None:
+    created = (await client.post("/api/v1/matches", json={
+        "game": "seven-seals", "players": ["Anna", "Ben", "Cleo"]})).json()
+    entry = {"bids": [{"seals": []}, {"saboteur": True}, {"seals": []}],
+             "remaining": [[], None, []], "black": [0, 0, 0]}
+    recorded = await client.post(f"/api/v1/matches/{created['id']}/rounds", json=entry,
+                                 headers={"Authorization": f"Bearer {created['token']}"})
+    assert recorded.status_code == 201, recorded.text
+    sheets = {}
+    for language in LANGUAGES:
+        sheet = await client.get(f"/api/v1/matches/{created['id']}/export?lang={language}")
+        assert sheet.headers["content-language"] == language
+        sheets[language] = sheet.content.decode("utf-8").removeprefix("\ufeff").splitlines()
+    assert sheets["de"][0].split(",")[:4] == [
+        "Runde", "Saboteur", "Anna: Strafpunkte", "Anna: genaue Vorhersagen"]
+    assert "Anna: Strafpunkte gesamt" in sheets["de"][0]
+    assert sheets["de"][1].split(",")[:4] == ["1", "Ben", "0", "ja"]  # the saboteur by name
+    assert sheets["fr"][1].split(",")[3] == "oui"
+    assert sheets["it"][0].startswith("Mano,Sabotatore,Anna: punti di penalità")
+    assert sheets["en"][1].split(",")[:4] == ["1", "Ben", "0", "yes"]
+
+
+async def test_the_printable_standings_speak_the_readers_language(client: Client) -> None:
+    from tests.api.test_tournaments import BASE, new_tournament, play_round, register
+
+    tournament = await new_tournament(client, name="Zürich Open")
+    await register(client, tournament, ["Jürg", "Bea", "Cem"])
+    await play_round(client, tournament)
+    url = f"{BASE}/{tournament['id']}/export"
+    german = (await client.get(url, params={"format": "html", "lang": "de"})).text
+    assert '<html lang="de">' in german
+    assert "<title>Zürich Open: Rangliste</title>" in german
+    assert "Rangliste nach Runde 1 von" in german
+    assert "<th>Verein</th>" in german
+    assert "0,5" in german  # German numbers
+    swiss = (await client.get(url, params={"format": "html"},
+                              headers={"Accept-Language": "de-CH"})).text
+    assert "0.5" in swiss
+    assert "0,5" not in swiss
+    french = (await client.get(url, params={"lang": "fr", "sep": ";"})).content.decode()
+    assert french.startswith("\ufeffRang;No;Nom;Club;Points;Tables")

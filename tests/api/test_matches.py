@@ -324,15 +324,15 @@ async def test_the_csv_export_has_a_bom_crlf_and_per_seat_columns(
     assert response.headers["content-type"].startswith("text/csv")
     assert f'filename="tschau-sepp-{table.id}.csv"' in response.headers["content-disposition"]
     text = response.content.decode("utf-8")
-    assert text.startswith("\ufeffround,")
+    assert text.startswith("\ufeffRound,")
     lines = text[1:].split("\r\n")
     header = lines[0].split(",")
-    assert "Jörg: penalty" in header
-    assert "Jörg: total penalty" in header
+    assert "Jörg: penalty points" in header
+    assert "Jörg: total penalty points" in header
     second = dict(zip(header, lines[2].split(","), strict=True))
-    assert second["round"] == "2"
-    assert second["Jörg: total penalty"] == "3"
-    assert second["Cem: total penalty"] == "14"
+    assert second["Round"] == "2"
+    assert second["Jörg: total penalty points"] == "3"
+    assert second["Cem: total penalty points"] == "14"
 
 
 async def test_the_csv_export_with_semicolons_starts_with_its_headings(
@@ -343,7 +343,7 @@ async def test_the_csv_export_with_semicolons_starts_with_its_headings(
     response = await client.get(f"{table.url}/export?format=csv&sep=;")
     text = response.content.decode("utf-8")
     # No sep=; line: LibreOffice shows it as a row, and Excel then ignores the BOM.
-    assert text.startswith("\ufeffround;")
+    assert text.startswith("\ufeffRound;")
     problem(await client.get(f"{table.url}/export?format=xls"), 400)
 
 
@@ -373,7 +373,7 @@ async def test_every_game_can_be_set_up_and_guided_with_its_defaults(client: Cli
         guide = await client.post(f"/api/v1/matches/{created['id']}/guide", json={})
         assert guide.status_code == 200, guide.text
         sheet = await client.get(f"/api/v1/matches/{created['id']}/export")
-        assert sheet.content.decode("utf-8") == "\ufeffround\r\n"
+        assert sheet.content.decode("utf-8") == "\ufeffRound\r\n"
 
 
 async def test_two_server_processes_on_one_database_never_share_a_round_number(

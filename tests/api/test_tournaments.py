@@ -593,11 +593,11 @@ async def test_the_standings_export_as_csv_json_and_a_printable_page(client: Cli
     assert text.startswith("\ufeff")
     assert "\r\n" in text
     rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff"))))
-    assert rows[0][:6] == ["rank", "player", "name", "club", "points", "tables"]
+    assert rows[0][:6] == ["Rank", "No.", "Name", "Club", "Points", "Tables"]
     assert len(rows) == 5
     assert "Jürg" in {r[2] for r in rows}
     german = (await client.get(url, params={"sep": ";"})).content.decode("utf-8")
-    assert german.startswith("\ufeffrank;player;name")
+    assert german.startswith("\ufeffRank;No.;Name")
     data = ok(await client.get(url, params={"format": "json"}))
     assert data["standings"] == await read(client, tournament, "/standings")
     page = await client.get(url, params={"format": "html"})
