@@ -13,8 +13,8 @@ Decisions:
   ``"<seed>/<n>"``; ``swiss`` by the current standings (organiser's view, every confirmed table);
   ``mix`` plans every remaining round ahead with the tournament's seed and keeps the plan while
   the roster (active players and their clubs) stays the same; any roster change re-plans the
-  rounds left around the rounds already played. Fields larger than the engine's exact search
-  (``scoring.tournament.mix.EXACT_PLAYERS``) are seated round by round with ``seat_mix`` (seed
+  rounds left around the rounds already played. Fields larger than the engine plans ahead
+  (``scoring.tournament.mix.PLAN_AHEAD_PLAYERS``) are seated round by round with ``seat_mix`` (seed
   ``"<seed>/<n>"``): planning ahead gains nothing there and would cost a round's time per
   round left. Table sizes: as close to ``table_size`` as the
   game's player range allows (see :mod:`scoring.tournament.tables`).
@@ -103,7 +103,7 @@ from scoring.tournament import (
     seat_swiss,
     table_points,
 )
-from scoring.tournament.mix import EXACT_PLAYERS
+from scoring.tournament.mix import PLAN_AHEAD_PLAYERS
 
 TOURNAMENT_ID_BYTES = 9  # 12 url-safe characters
 
@@ -479,7 +479,7 @@ def _seat(row: TournamentRow, game: AnyGame, players: Sequence[TournamentPlayerR
         plan = seat_random(roster, sizes, f"{row.seed}/{number}", history)
     elif row.seating == "swiss":
         plan = seat_swiss(roster, sizes, standing, history)
-    elif len(roster) > EXACT_PLAYERS:
+    elif len(roster) > PLAN_AHEAD_PLAYERS:
         plan = seat_mix(roster, sizes, history, f"{row.seed}/{number}")
     else:
         key = [[p.id, p.club] for p in roster]

@@ -2,7 +2,10 @@
 
 - :mod:`.tables`: how many tables of which size (:func:`table_sizes`, :class:`TableSizes`).
 - :mod:`.random_seating`, :mod:`.swiss`, :mod:`.mix`: the three seating modes.
-- :mod:`.report`: :class:`RoundPlan` and its report (repeats, club-mates, table revisits).
+- :mod:`.report`: :class:`RoundPlan` and its report (repeats, club-mates, table revisits, and
+  the plan's repeats against a lower bound).
+- :mod:`.designs` (with :mod:`.fields`): zero-repeat schedules from finite geometry;
+  :mod:`.tabu`: the local search over whole plans; :mod:`.bounds`: lower bounds on repeats.
 - :mod:`.seating`: one entry point per mode name, and :func:`plan_for_cli`.
 - :mod:`.standings`: tournament points by place and the tiebreak chain.
 """
@@ -12,6 +15,7 @@ from scoring.tournament.mix import MixWeights, plan_mix, seat_mix
 from scoring.tournament.random_seating import seat_random
 from scoring.tournament.report import (
     ClubSeating,
+    PlanQuality,
     RepeatedPair,
     RoundPlan,
     RoundReport,
@@ -37,6 +41,7 @@ __all__ = [
     "ClubSeating",
     "Meetings",
     "MixWeights",
+    "PlanQuality",
     "Player",
     "PlayerId",
     "RepeatedPair",

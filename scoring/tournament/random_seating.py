@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 
 from scoring.tournament.history import Meetings, Player, Round, check_roster
-from scoring.tournament.report import RoundPlan, finish_round
+from scoring.tournament.report import RoundPlan, assessed, finish_round
 from scoring.tournament.tables import TableSizes
 
 
@@ -28,6 +28,7 @@ def seat_random(
     for size in split:
         groups.append(order[start:start + size])
         start += size
-    return finish_round(
+    plan = finish_round(
         groups, players, Meetings(history), number_tables=False, rotate_leads=False,
     )
+    return assessed([plan], players, split, history)[0]

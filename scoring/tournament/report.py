@@ -12,15 +12,20 @@ Decisions:
 - Table numbers (where the mode leaves them free) go to the groups so that as few players as
   possible return to a table number they have used; only tables of the same size swap numbers,
   since sizes are listed largest first.
+- Every round also reports the plan it belongs to (:class:`PlanQuality`): the rounds planned
+  together (all rounds left for ``mix`` planning ahead, else just this one), the repeats in
+  them, and a lower bound on the repeats of any plan for those rounds
+  (:mod:`scoring.tournament.bounds`), so the organiser sees how far from the best it is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scoring.reading import JSON
-from scoring.tournament.history import Meetings, Player, PlayerId
+from scoring.tournament.bounds import repeat_lower_bound
+from scoring.tournament.history import Meetings, Player, PlayerId, Round
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +69,27 @@ class TableRevisit:
 
 
 @dataclass(frozen=True, slots=True)
+class PlanQuality:
+    """Rounds ``first_round`` .. ``first_round + rounds - 1``, planned together: the repeated
+    meetings in them, and the fewest any plan for them could have."""
+
+    first_round: int
+    rounds: int
+    repeats: int
+    lower_bound: int
+
+    def as_json(self) -> dict[str, JSON]:
+        return {"first_round": self.first_round, "rounds": self.rounds, "repeats": self.repeats,
+                "lower_bound": self.lower_bound}
+
+
+@dataclass(frozen=True, slots=True)
 class RoundReport:
     repeated_pairs: tuple[RepeatedPair, ...]
     kept_apart: tuple[ClubSeating, ...]
     club_mates_together: tuple[ClubSeating, ...]
     table_revisits: tuple[TableRevisit, ...]
+    plan: PlanQuality | None = None
 
     @property
     def repeats(self) -> int:
@@ -82,6 +103,7 @@ class RoundReport:
             "kept_apart": [c.as_json() for c in self.kept_apart],
             "club_mates_together": [c.as_json() for c in self.club_mates_together],
             "table_revisits": [r.as_json() for r in self.table_revisits],
+            "plan": None if self.plan is None else self.plan.as_json(),
         }
 
 
@@ -112,6 +134,35 @@ def finish_round(
     plan = RoundPlan(tuple(tuple(t) for t in tables), _report(tables, players, meetings))
     meetings.add(plan.tables)
     return plan
+
+
+def assessed(
+    plans: Sequence[RoundPlan], players: Sequence[Player], split: Sequence[int],
+    history: Sequence[Round],
+) -> tuple[RoundPlan, ...]:
+    """``plans`` (consecutive rounds after ``history``) with their :class:`PlanQuality`."""
+    quality = PlanQuality(
+        first_round=len(history) + 1, rounds=len(plans),
+        repeats=sum(plan.report.repeats for plan in plans),
+        lower_bound=lower_bound(players, split, len(plans), Meetings(history)),
+    )
+    return tuple(replace(plan, report=replace(plan.report, plan=quality)) for plan in plans)
+
+
+def lower_bound(
+    players: Sequence[Player], split: Sequence[int], rounds: int, meetings: Meetings,
+) -> int:
+    """:func:`repeat_lower_bound` for the active ``players`` after the rounds in ``meetings``."""
+    active = {p.id for p in players}
+    fresh = [len(active) - 1 - sum(1 for q in meetings.met.get(p.id, {}) if q in active)
+             for p in players]
+    groups: list[int] | None = None
+    if meetings.rounds:
+        last = {frozenset(mates | {player}) & active
+                for player, mates in meetings.last_round.items() if player in active}
+        groups = [len(group) for group in last]
+        groups += [1] * (len(active) - sum(groups))
+    return repeat_lower_bound(split, rounds, fresh, groups)
 
 
 def _numbered(tables: list[list[PlayerId]], meetings: Meetings) -> list[list[PlayerId]]:

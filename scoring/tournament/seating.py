@@ -15,10 +15,10 @@ from collections.abc import Sequence
 
 from scoring.errors import FieldError, InvalidInput
 from scoring.reading import JSON, TOO_SMALL, UNKNOWN_CHOICE
-from scoring.tournament.history import Player, PlayerId, Round
+from scoring.tournament.history import Meetings, Player, PlayerId, Round
 from scoring.tournament.mix import plan_mix, seat_mix
 from scoring.tournament.random_seating import seat_random
-from scoring.tournament.report import RoundPlan
+from scoring.tournament.report import RoundPlan, lower_bound
 from scoring.tournament.swiss import seat_swiss
 from scoring.tournament.tables import TableSizes
 
@@ -42,9 +42,12 @@ def seat_round(
 def plan_for_cli(players: int, table_size: int, rounds: int, mode: str, seed: int) -> dict[
     str, JSON
 ]:
-    """``{"rounds": [[[player indexes of one table], ...], ...], "repeats": n}``.
+    """``{"rounds": [[[player indexes of one table], ...], ...], "repeats": n,
+    "lower_bound": m}``.
 
-    ``repeats`` counts pair meetings beyond each pair's first over the whole plan.
+    ``repeats`` counts pair meetings beyond each pair's first over the whole plan;
+    ``lower_bound`` is the fewest any plan of these rounds could have
+    (:mod:`scoring.tournament.bounds`).
     """
     if mode not in MODES:
         raise _unknown_mode(mode)
@@ -67,6 +70,7 @@ def plan_for_cli(players: int, table_size: int, rounds: int, mode: str, seed: in
     return {
         "rounds": [[[int(p) for p in table] for table in plan.tables] for plan in plans],
         "repeats": sum(plan.report.repeats for plan in plans),
+        "lower_bound": lower_bound(roster, sizes.split(players), rounds, Meetings()),
     }
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from scoring.tournament.history import Meetings, Player, PlayerId, Round, check_roster
-from scoring.tournament.report import RoundPlan, finish_round
+from scoring.tournament.report import RoundPlan, assessed, finish_round
 from scoring.tournament.tables import TableSizes
 
 _NODES_PER_TABLE = 40
@@ -62,7 +62,8 @@ def seat_swiss(
         bound += 1
         tables = _fill(len(ranked), split, met, bound)
     groups = [[ranked[i] for i in table] for table in tables]
-    return finish_round(groups, players, meetings, number_tables=False, rotate_leads=True)
+    plan = finish_round(groups, players, meetings, number_tables=False, rotate_leads=True)
+    return assessed([plan], players, split, history)[0]
 
 
 def _fill(

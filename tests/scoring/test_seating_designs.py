@@ -7,6 +7,7 @@ from itertools import product
 
 import pytest
 
+from scoring.tournament import Player, TableSizes, plan_for_cli, plan_mix
 from scoring.tournament.designs import (
     KNOWN,
     Development,
@@ -16,7 +17,11 @@ from scoring.tournament.designs import (
     zero_repeat_schedule,
 )
 from scoring.tournament.fields import galois_field, prime_power
-from tests.scoring.seating_checks import assert_no_pair_meets_twice
+from tests.scoring.seating_checks import (
+    assert_no_pair_meets_twice,
+    assert_seats_everyone_once,
+    recount_repeats,
+)
 
 # --- finite fields ---------------------------------------------------------------------------
 
@@ -91,7 +96,35 @@ def test_every_known_schedule_is_built_and_is_a_design(known: Known) -> None:
     assert_no_pair_meets_twice(schedule, known.players, known.size)
 
 
+@pytest.mark.parametrize("known", KNOWN, ids=lambda k: f"{k.players}/{k.size}/{k.rounds}")
+def test_mix_plans_every_known_instance_without_a_repeat(known: Known) -> None:
+    players = [Player(i) for i in range(known.players)]
+    sizes = TableSizes(known.size, known.size, known.size)
+    plans = plan_mix(players, sizes, known.rounds, seed=3)
+    assert_seats_everyone_once(plans, players, (known.size,) * known.tables)
+    assert recount_repeats(plans) == 0
+    assert sum(plan.report.repeats for plan in plans) == 0
+    quality = plans[0].report.plan
+    assert quality is not None
+    assert (quality.repeats, quality.lower_bound, quality.rounds) == (0, 0, known.rounds)
+
+
 def test_the_catalogue_covers_every_field_up_to_40_players_at_tables_of_3_to_6() -> None:
     listed = {(k.tables, k.size) for k in KNOWN}
     assert listed == {(tables, size) for size in range(3, 7)
                       for tables in range(2, 40 // size + 1)}
+
+
+@pytest.mark.parametrize(("players", "size", "rounds"), [
+    (24, 4, 6), (24, 4, 7), (32, 4, 8), (21, 3, 10), (36, 4, 9),  # the table
+    (9, 3, 4), (15, 3, 7), (16, 4, 5), (20, 4, 5), (25, 5, 6),  # what held before
+])
+def test_the_cli_plans_the_published_schedules_without_a_repeat(
+    players: int, size: int, rounds: int,
+) -> None:
+    planned = plan_for_cli(players=players, table_size=size, rounds=rounds, mode="mix", seed=0)
+    assert planned["repeats"] == 0
+    assert planned["lower_bound"] == 0
+    rounds_planned = planned["rounds"]
+    assert isinstance(rounds_planned, list)
+    assert len(rounds_planned) == rounds
