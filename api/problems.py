@@ -16,6 +16,7 @@ import logging
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from enum import Enum
 from http import HTTPStatus
 from typing import Any
 
@@ -27,8 +28,9 @@ from litestar.openapi.datastructures import ResponseSpec
 from api.i18n import Phrase, Words, _
 from api.i18n.http import words_of
 from scoring import registry
-from scoring.errors import FieldError
+from scoring.errors import Errors, FieldError
 from scoring.messages import NO_NAMES, Listed, Message, Names, Vocabulary
+from scoring.reading import BLANK_NAME, NOT_IN_NAMES, read_name
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 log = logging.getLogger("tafelrunde.api")
@@ -132,6 +134,24 @@ def field_problems(errors: Iterable[FieldError], prefix: str = "",
     ``names`` says who the seats and sides the messages speak of are."""
     return [Fault(_join(prefix, error.path), error.code,
                   Phrase(error.template, error.params, names)) for error in errors]
+
+
+def name_field(value: str, path: str, problems: list[Fault], *, maximum: int,
+               blank: Message = BLANK_NAME) -> str | None:
+    """A name a person reads, checked as every name is (:func:`scoring.reading.read_name`);
+    what is wrong with it is added to ``problems``."""
+    errors = Errors()
+    name = read_name(value, path, errors, maximum=maximum, blank=blank)
+    problems += field_problems(errors)
+    return name
+
+
+def optional_name_field(value: str | None, path: str, problems: list[Fault], *,
+                        maximum: int) -> str | None:
+    """A name that may be left out: ``None``, or only spaces, is none."""
+    if value is None or (not value.strip() and NOT_IN_NAMES.isdisjoint(value)):
+        return None
+    return name_field(value, path, problems, maximum=maximum)
 
 
 def _join(prefix: str, path: str) -> str:
@@ -267,9 +287,13 @@ def _litestar_errors(extra: Any) -> list[Fault]:
             continue
         path, message = _split(str(item.get("message", "")))
         text = validation_text(message)
-        params = {**text.params, "source": str(item.get("source", "body"))}
-        found.append(Fault(path or str(item.get("key", "")), "invalid",
-                           Phrase(text.message, params)))
+        given = item.get("source", "body")  # Litestar's ParamType for parameters
+        source = str(given.value if isinstance(given, Enum) else given)
+        key = str(item.get("key", ""))
+        if source == "header":  # named as the client sent it, not as the handler's argument
+            key = "-".join(part.capitalize() for part in key.split("_"))
+        found.append(Fault(path or key, "invalid", Phrase(text.message,
+                                                          {**text.params, "source": source})))
     return found
 
 

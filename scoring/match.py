@@ -14,15 +14,13 @@ from typing import Any
 from scoring.errors import Errors, FieldError, InvalidEntry, InvalidOptions, MatchFinished, at
 from scoring.game import AnyGame, Setup, Verdict
 from scoring.messages import Message, Names
-from scoring.reading import JSON, NOT_AN_OBJECT
+from scoring.reading import JSON, NOT_AN_OBJECT, read_name
 
 MAX_NAME_LENGTH = 40
 
 PLAYERS_NOT_A_LIST = Message("not_a_list", "List the players' names here.")
 PLAYER_COUNT = Message("player_count",
                        "{game} is for {minimum} to {maximum} players, not {actual}.")
-BLANK_NAME = Message("blank_name", "Every player needs a name.")
-NAME_TOO_LONG = Message("name_too_long", "A name can have at most {maximum} characters.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,16 +66,9 @@ def read_players(game: AnyGame, raw: JSON, errors: Errors) -> tuple[str, ...]:
     if not game.min_players <= len(raw) <= game.max_players:
         errors.add("players", PLAYER_COUNT, minimum=game.min_players,
                    maximum=game.max_players, actual=len(raw), game=game.name)
-    names: list[str] = []
-    for seat, name in enumerate(raw):
-        path = f"players[{seat}]"
-        if not isinstance(name, str) or not name.strip():
-            errors.add(path, BLANK_NAME)
-        elif len(name.strip()) > MAX_NAME_LENGTH:
-            errors.add(path, NAME_TOO_LONG, maximum=MAX_NAME_LENGTH)
-        else:
-            names.append(name.strip())
-    return tuple(names)
+    names = (read_name(name, f"players[{seat}]", errors, maximum=MAX_NAME_LENGTH)
+             for seat, name in enumerate(raw))
+    return tuple(name for name in names if name is not None)
 
 
 def set_up(game: AnyGame, players: JSON, options: JSON) -> Setup[Any]:

@@ -52,6 +52,20 @@ TOO_LONG = Message("too_long", "This takes at most 1 entry; there are {actual}."
                    plural="This takes at most {maximum} entries; there are {actual}.",
                    count="maximum")
 MISSING = Message("missing", "Still missing: {field}.", kinds={"field": FIELDS})
+BLANK_NAME = Message("blank_name", "Every player needs a name.")
+TOURNAMENT_NAME_NEEDED = Message("blank_name", "The tournament needs a name.")
+NAME_TOO_LONG = Message("name_too_long", "A name can have at most {maximum} characters.")
+CONTROL_CHARACTER = Message(
+    "control_character",
+    "A name cannot contain invisible control characters; this one holds {character}.")
+
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""The embeddings, overrides and isolates that reorder the text around them."""
+NOT_IN_NAMES = frozenset(
+    {*map(chr, range(0x20)), *map(chr, range(0x7f, 0xa0)), "\u2028", "\u2029", *BIDI_CONTROLS})
+"""What a name a person reads never holds: C0 and C1 controls, line and paragraph separators,
+and bidirectional controls. They hide or reorder what the table sees, start a new line in a log,
+and PostgreSQL cannot store a NUL."""
 
 
 def read_object(
@@ -100,6 +114,29 @@ def read_str(value: JSON, path: str, errors: Errors) -> str | None:
         errors.add(path, NOT_A_STRING)
         return None
     return value
+
+
+def read_name(value: JSON, path: str, errors: Errors, *, maximum: int,
+              blank: Message = BLANK_NAME) -> str | None:
+    """A name a person reads (a player's, a club's, a tournament's): without surrounding spaces,
+    not blank (``blank`` says so), at most ``maximum`` characters, and nothing of
+    ``NOT_IN_NAMES`` anywhere (``character`` names the first as ``U+0000``)."""
+    text = read_str(value, path, errors)
+    if text is None:
+        return None
+    for position, character in enumerate(text):
+        if character in NOT_IN_NAMES:
+            errors.add(path, CONTROL_CHARACTER, character=f"U+{ord(character):04X}",
+                       position=position)
+            return None
+    name = text.strip()
+    if not name:
+        errors.add(path, blank)
+        return None
+    if len(name) > maximum:
+        errors.add(path, NAME_TOO_LONG, maximum=maximum)
+        return None
+    return name
 
 
 def read_choice(value: JSON, path: str, errors: Errors, choices: Collection[str]) -> str | None:

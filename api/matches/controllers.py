@@ -28,7 +28,7 @@ from api.problems import (
 )
 from api.requests import SECURITY, Session, attachment, authorization, broker, change_events
 from api.spreadsheet import DecimalMark, Layout, Separator, csv_response
-from api.tournaments.models import DEVICE_ID_LENGTH
+from api.tournaments.models import DEVICE_ID_LENGTH, DEVICE_ID_PATTERN
 
 MAX_ROUND = 10_000
 
@@ -48,7 +48,7 @@ IdempotencyKey = Annotated[str | None, HeaderParameter(
 )]
 
 DeviceId = Annotated[str | None, HeaderParameter(
-    name="X-Device-Id", min_length=1, max_length=DEVICE_ID_LENGTH,
+    name="X-Device-Id", min_length=1, max_length=DEVICE_ID_LENGTH, pattern=DEVICE_ID_PATTERN,
     description="A random id the app keeps per phone; a tournament table records which phone "
                 "entered its result",
 )]

@@ -37,9 +37,11 @@ from api.tournaments.results import table_result
 from api.tournaments.service import (
     TOURNAMENT_ID_BYTES,
     check_settings,
+    club_name,
     fold_problem,
     load_tournament,
     new_match,
+    player_name,
     players_of,
     rounds_of,
     tables_of,
@@ -90,6 +92,18 @@ async def backup(session: AsyncSession, tournament_id: str,
     )
 
 
+def _roster(body: s.Backup, problems: list[Fault]) -> list[tuple[str, str | None]]:
+    """Each player's name and club as they are stored; what is wrong goes to ``problems``."""
+    roster = [(player_name(p.name, f"players[{i}].name", problems) or "",
+               club_name(p.club, f"players[{i}].club", problems))
+              for i, p in enumerate(body.players)]
+    names = [name.casefold() for name, _club in roster if name]
+    if len(set(names)) != len(names):
+        problems.append(Fault("players", "duplicate_name",
+                              _("Every player needs a name, and no two the same.")))
+    return roster
+
+
 def _check_shape(body: s.Backup) -> list[Fault]:
     """Ids, numbering and seats that must agree before any match is folded."""
     problems: list[Fault] = []
@@ -97,10 +111,6 @@ def _check_shape(body: s.Backup) -> list[Fault]:
     if len(set(ids)) != len(ids):
         problems.append(Fault("players", "duplicate_player",
                               _("Every player needs an id of their own.")))
-    names = [p.name.strip().casefold() for p in body.players]
-    if len(set(names)) != len(names) or not all(names):
-        problems.append(Fault("players", "duplicate_name",
-                              _("Every player needs a name, and no two the same.")))
     if len(body.rounds) > body.tournament.rounds:
         problems.append(Fault("rounds", "too_many_rounds", _n(
             "The tournament has only 1 round.", "The tournament has only {count} rounds.",
@@ -139,6 +149,7 @@ async def import_backup(session: AsyncSession, body: s.Backup) -> s.CreatedTourn
     settings = body.tournament
     game = check_settings(settings, "tournament.")
     problems = _check_shape(body)
+    roster = _roster(body, problems)
     if problems:
         raise Unprocessable(_("The backup does not describe a tournament."), errors=problems)
     tokens = auth.new_tokens()
@@ -158,8 +169,9 @@ async def import_backup(session: AsyncSession, body: s.Backup) -> s.CreatedTourn
     )
     session.add(row)
     await session.flush()
-    players = [TournamentPlayerRow(tournament_id=tournament_id, id=p.id, name=p.name.strip(),
-                                   club=p.club, active=p.active) for p in body.players]
+    players = [TournamentPlayerRow(tournament_id=tournament_id, id=p.id, name=name, club=club,
+                                   active=p.active)
+               for p, (name, club) in zip(body.players, roster, strict=True)]
     session.add_all(players)
     await session.flush()
     rounds: list[TournamentRoundRow] = []

@@ -25,7 +25,7 @@ from api.spreadsheet import DecimalMark, Layout, Separator, csv_response
 from api.tournaments import backup, export, service
 from api.tournaments import schemas as s
 from api.tournaments.access import events_channel
-from api.tournaments.models import DEVICE_ID_LENGTH, TOURNAMENT_ID_LENGTH
+from api.tournaments.models import DEVICE_ID_LENGTH, DEVICE_ID_PATTERN, TOURNAMENT_ID_LENGTH
 
 MAX_BACKUP_BYTES = 16 * 1024 * 1024
 
@@ -37,7 +37,7 @@ PlayerId = Annotated[int, PathParameter(title="Player id", ge=1, le=s.MAX_BACKUP
 RoundNumber = Annotated[int, PathParameter(title="Round number", ge=1, le=s.MAX_ROUNDS)]
 TableNumber = Annotated[int, PathParameter(title="Table number", ge=1, le=s.MAX_BACKUP_ITEMS)]
 DeviceId = Annotated[str | None, HeaderParameter(
-    name="X-Device-Id", min_length=1, max_length=DEVICE_ID_LENGTH,
+    name="X-Device-Id", min_length=1, max_length=DEVICE_ID_LENGTH, pattern=DEVICE_ID_PATTERN,
     description="A random id the app keeps per phone: the phone that confirms a result must "
                 "differ from the phone that entered it",
 )]

@@ -19,6 +19,9 @@ NAME_LENGTH = 100
 PLAYER_NAME_LENGTH = 40
 CLUB_LENGTH = 60
 DEVICE_ID_LENGTH = 100
+DEVICE_ID_PATTERN = r"^[!-~]+$"
+"""A device id is printable ASCII without spaces (the app sends a UUID): it never carries a
+control character into the database or a log line."""
 
 
 class TournamentRow(SQLModel, table=True):

@@ -10,7 +10,13 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from api.games.schemas import RoundEntry
-from api.tournaments.models import CLUB_LENGTH, NAME_LENGTH, PLAYER_NAME_LENGTH
+from api.tournaments.models import (
+    CLUB_LENGTH,
+    DEVICE_ID_LENGTH,
+    DEVICE_ID_PATTERN,
+    NAME_LENGTH,
+    PLAYER_NAME_LENGTH,
+)
 
 MAX_ROUNDS = 50
 MAX_TABLE_SIZE = 64
@@ -24,7 +30,8 @@ Tiebreak = Literal["points", "average_points", "score_share", "opponents", "tabl
 DEFAULT_TIEBREAKS: list[Tiebreak] = ["points", "score_share", "opponents", "table_wins"]
 PlayerName = Annotated[str, msgspec.Meta(max_length=PLAYER_NAME_LENGTH)]
 Club = Annotated[str, msgspec.Meta(max_length=CLUB_LENGTH)]
-DeviceId = Annotated[str, msgspec.Meta(max_length=100)]
+DeviceId = Annotated[str, msgspec.Meta(min_length=1, max_length=DEVICE_ID_LENGTH,
+                                       pattern=DEVICE_ID_PATTERN)]
 TableState = Literal["open", "playing", "entered", "confirmed"]
 
 

@@ -55,6 +55,8 @@ from api.problems import (
     NotFound,
     Unprocessable,
     field_problems,
+    name_field,
+    optional_name_field,
     unknown_game,
 )
 from api.tournaments import schemas as s
@@ -71,6 +73,9 @@ from api.tournaments.access import (
     table_token,
 )
 from api.tournaments.models import (
+    CLUB_LENGTH,
+    NAME_LENGTH,
+    PLAYER_NAME_LENGTH,
     TournamentPlayerRow,
     TournamentRoundRow,
     TournamentRow,
@@ -90,7 +95,7 @@ from scoring import registry
 from scoring.errors import InvalidEntry, InvalidInput, InvalidOptions, MatchFinished
 from scoring.game import AnyGame
 from scoring.match import FoldedMatch, fold_match, set_up
-from scoring.reading import JSON
+from scoring.reading import JSON, TOURNAMENT_NAME_NEEDED
 from scoring.tournament import (
     Player,
     RoundReport,
@@ -130,8 +135,8 @@ def check_settings(settings: s.NewTournament | s.BackupSettings, prefix: str = "
     """The tournament's game, once name, table size, options and scoring all fit it (422)."""
     game = game_of(settings.game, f"{prefix}game")
     problems: list[Fault] = []
-    if not settings.name.strip():
-        problems.append(Fault("name", "blank_name", _("The tournament needs a name.")))
+    name_field(settings.name, "name", problems, maximum=NAME_LENGTH,
+               blank=TOURNAMENT_NAME_NEEDED)
     try:
         TableSizes.for_game(game.min_players, game.max_players, settings.table_size)
     except SeatingImpossible as impossible:
@@ -396,12 +401,18 @@ async def create_tournament(session: AsyncSession, body: s.NewTournament) -> s.C
                                view_token=tokens.view)
 
 
-def _clean(name: str, path: str) -> str:
-    cleaned = name.strip()
-    if not cleaned:
-        raise Unprocessable(_("A player needs a name."), errors=[
-            Fault(path, "blank_name", _("Every player needs a name."))])
-    return cleaned
+def player_name(name: str, path: str, problems: list[Fault]) -> str | None:
+    return name_field(name, path, problems, maximum=PLAYER_NAME_LENGTH)
+
+
+def club_name(club: str | None, path: str, problems: list[Fault]) -> str | None:
+    """A player's club; none when left out or blank."""
+    return optional_name_field(club, path, problems, maximum=CLUB_LENGTH)
+
+
+def _refuse(problems: list[Fault]) -> None:
+    if problems:
+        raise Unprocessable(_("This name cannot be used as it is."), errors=problems)
 
 
 def _unique_name(name: str, players: Sequence[TournamentPlayerRow], own: int | None = None) -> None:
@@ -418,9 +429,12 @@ async def add_player(session: AsyncSession, broker: Broker, tournament_id: str,
     if row.status == "finished":
         raise Conflict(_("The tournament is finished; nobody can join any more."))
     players = await players_of(session, tournament_id)
-    name = _clean(body.name, "name")
+    problems: list[Fault] = []
+    name = player_name(body.name, "name", problems)
+    club = club_name(body.club, "club", problems)
+    _refuse(problems)
+    assert name is not None  # a name that cannot be used is a problem, refused above
     _unique_name(name, players)
-    club = body.club.strip() or None if body.club is not None else None
     player = TournamentPlayerRow(
         tournament_id=tournament_id, id=max((p.id for p in players), default=0) + 1, name=name,
         club=club, active=True,
@@ -441,12 +455,17 @@ async def change_player(session: AsyncSession, broker: Broker, tournament_id: st
     player = next((p for p in players if p.id == player_id), None)
     if player is None:
         raise NotFound(no_player(player_id))
-    if not isinstance(body.name, msgspec.UnsetType):
-        name = _clean(body.name, "name")
+    problems: list[Fault] = []
+    name = None if isinstance(body.name, msgspec.UnsetType) else player_name(
+        body.name, "name", problems)
+    club = None if isinstance(body.club, msgspec.UnsetType) else club_name(
+        body.club, "club", problems)
+    _refuse(problems)
+    if name is not None:
         _unique_name(name, players, player.id)
         player.name = name
     if not isinstance(body.club, msgspec.UnsetType):
-        player.club = body.club.strip() or None if body.club is not None else None
+        player.club = club
     if not isinstance(body.active, msgspec.UnsetType):
         player.active = body.active
     _touch(row, now())

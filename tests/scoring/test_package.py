@@ -10,7 +10,7 @@ import scoring
 from scoring.errors import Errors, InvalidEntry, InvalidOptions, MatchFinished
 from scoring.match import fold_match, set_up
 from scoring.ranking import best, shared_ranks
-from scoring.reading import read_int
+from scoring.reading import read_int, read_name
 from scoring.registry import all_games, game_by_id
 
 PACKAGE = Path(scoring.__file__).parent
@@ -132,3 +132,26 @@ def test_a_whole_number_is_an_integer_and_nothing_else(value: object) -> None:
     errors = Errors()
     assert read_int(value, "winner", errors) is None  # type: ignore[arg-type]
     assert [(error.path, error.code) for error in errors] == [("winner", "not_an_integer")]
+
+
+@pytest.mark.parametrize(("name", "character"), [
+    ("An\x00n", "U+0000"), ("Ann\n", "U+000A"), ("\tAnn", "U+0009"), ("A\x7fnn", "U+007F"),
+    ("A\x9bnn", "U+009B"), ("\u202eAnn", "U+202E"), ("Ann\u2069", "U+2069"),
+    ("Ann\u2028Bea", "U+2028"),
+])
+def test_a_name_holds_no_control_character_line_separator_or_bidi_override(
+    name: str, character: str,
+) -> None:
+    errors = Errors()
+    assert read_name(name, "players[1]", errors, maximum=40) is None
+    assert [(e.path, e.code, e.params["character"]) for e in errors] == [
+        ("players[1]", "control_character", character)]
+
+
+def test_a_name_is_trimmed_not_blank_and_not_too_long() -> None:
+    errors = Errors()
+    assert read_name("  Zoë Ünal 🃏 ", "name", errors, maximum=12) == "Zoë Ünal 🃏"
+    assert read_name("   ", "blank", errors, maximum=12) is None
+    assert read_name("x" * 13, "long", errors, maximum=12) is None
+    assert [(e.path, e.code) for e in errors] == [("blank", "blank_name"),
+                                                  ("long", "name_too_long")]
