@@ -28,7 +28,7 @@ from litestar.openapi.spec import (
     Schema,
 )
 
-from api.games.schemas import game_components
+from api.games.schemas import GamePart, game_components
 from api.i18n import _
 from api.matches import schemas as match_schemas
 from api.problems import PROBLEM_MEDIA_TYPE, Fault, NotFound, ProblemBody
@@ -106,6 +106,20 @@ OTHER_MEDIA_TYPES = {
 """Per operation, the media types of its 200 answer beyond JSON (and whether they replace it)."""
 
 
+WHOLE_ANSWERS = {"getGame": GamePart.DESCRIPTION}
+"""Operations whose whole 200 answer is one of the games' components: Litestar places a
+plugin's reference inside an answer (a list, a field), not as the answer itself."""
+
+
+def _document_whole_answers(app: Litestar) -> None:
+    for operation in operations(app):
+        part = WHOLE_ANSWERS.get(operation.operation_id or "")
+        ok = (operation.responses or {}).get("200")
+        if part is not None and isinstance(ok, OpenAPIResponse) and ok.content:
+            for media_type in ok.content.values():
+                media_type.schema = component_ref(part.value)
+
+
 def _document_media_types(app: Litestar) -> None:
     for operation in operations(app):
         media_types, replace = OTHER_MEDIA_TYPES.get(operation.operation_id or "", ({}, False))
@@ -167,4 +181,5 @@ def complete(app: Litestar) -> None:
     _errors_as_problems(app)
     _type_headers(app)
     _document_media_types(app)
+    _document_whole_answers(app)
     _document_token_limit(app)

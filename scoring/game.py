@@ -13,7 +13,15 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from scoring.messages import ENGLISH, NO_NAMES, Message, Names, Vocabulary, Wording
 from scoring.reading import JSON
-from scoring.shapes import GameShapes
+from scoring.shapes import (
+    GameShapes,
+    anything,
+    array,
+    integer,
+    mapping,
+    obj,
+    string,
+)
 
 Opt = TypeVar("Opt")  # a game's options, filled in and validated
 E = TypeVar("E")  # a game's round entry, validated
@@ -96,6 +104,24 @@ class SheetColumns:
     headings: Vocabulary
     seats: frozenset[str] = frozenset()
     sides: frozenset[str] = frozenset()
+
+
+OPTION_KINDS = ("int", "bool", "choice", "seat_groups", "choices", "values_by_rank")
+OPTION_SHAPE = obj(
+    {"name": string(), "kind": string(OPTION_KINDS), "label": string(), "description": string(),
+     "default": anything("null when the default depends on the players (see default_rule)")},
+    {"default_rule": string(), "choices": array(string()),
+     "choice_labels": mapping(string(), "A label per choice"), "minimum": integer(),
+     "maximum": integer(),
+     "available": string(description="When the option applies, e.g. players == 3")},
+    title="GameOption")
+DESCRIPTION_SHAPE = obj(
+    {"id": string(), "name": string(), "min_players": integer(minimum=1),
+     "max_players": integer(minimum=1), "options": array(OPTION_SHAPE)},
+    title="GameDescription", closed=False,
+    description="A game as a client offers it; each game adds what its entry screens need "
+                "(card ids, suits, decks, seals, tables of points)")
+"""What every game's :meth:`Game.describe` answers, at least."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,6 +65,16 @@ def per_seat(items: Shape, description: str | None = None) -> Shape:
     return array(items, min_items=1, description=description)
 
 
+def anything(description: str | None = None) -> Shape:
+    """Any JSON value."""
+    return _described({}, description)
+
+
+def mapping(values: Shape, description: str | None = None) -> Shape:
+    """An object whose keys are ids and whose values all have one shape."""
+    return _described({"type": "object", "additionalProperties": values}, description)
+
+
 def nullable(shape: Shape) -> Shape:
     return {"anyOf": [shape, null()]}
 

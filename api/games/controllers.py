@@ -6,6 +6,7 @@ from typing import Annotated, Any
 from litestar import Controller, get
 from litestar.params import PathParameter
 
+from api.games.schemas import GameDescription
 from api.i18n import _
 from api.i18n.http import RequestWords
 from api.problems import BadRequest, NotFound, documented
@@ -17,7 +18,7 @@ class GameController(Controller):
     tags = ("games",)
 
     @get("/", operation_id="listGames", raises=[BadRequest], responses=documented())
-    async def list_games(self, words: RequestWords) -> list[dict[str, Any]]:
+    async def list_games(self, words: RequestWords) -> list[GameDescription]:
         """Every game: id, name, player range, options with defaults, card and seal ids."""
         return [game.describe(words) for game in registry.all_games().values()]
 
@@ -27,7 +28,7 @@ class GameController(Controller):
         self, words: RequestWords,
         game_id: Annotated[str, PathParameter(min_length=1, max_length=64,
                                               pattern=r"^[A-Za-z0-9_-]+$")],
-    ) -> dict[str, Any]:
+    ) -> dict[str, Any]:  # documented as a GameDescription by api.openapi
         """One game's description."""
         game = registry.game_by_id(game_id)
         if game is None:

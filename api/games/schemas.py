@@ -16,6 +16,7 @@ from litestar.plugins import OpenAPISchemaPlugin
 from litestar.typing import FieldDefinition
 
 from scoring import registry
+from scoring.game import DESCRIPTION_SHAPE
 from scoring.reading import JSON
 from scoring.shapes import GameShapes, Shape
 
@@ -28,6 +29,7 @@ class GamePart(Enum):
     RESULT = "RoundResult"
     TOTALS = "RoundTotals"
     STANDING = "MatchStanding"
+    DESCRIPTION = "GameDescription"
 
 
 RoundEntry = Annotated[Any, GamePart.ENTRY]
@@ -35,6 +37,7 @@ RoundBody = Annotated[dict[str, Any], GamePart.BODY]
 RoundResult = Annotated[dict[str, Any], GamePart.RESULT]
 RoundTotals = Annotated[dict[str, Any], GamePart.TOTALS]
 MatchStanding = Annotated[dict[str, Any], GamePart.STANDING]
+GameDescription = Annotated[dict[str, Any], GamePart.DESCRIPTION]
 
 WRAPPED_ENTRY = "WrappedRoundEntry"
 _KEYWORDS = {
@@ -103,8 +106,10 @@ def _union(components: Components, name: GamePart, description: str,
 
 
 def game_components() -> dict[str, Schema]:
-    """Every game's shapes as components, and the unions over all games."""
+    """Every game's shapes as components, the unions over all games, and what describes a
+    game."""
     components = Components()
+    components.add(DESCRIPTION_SHAPE)
     shapes: list[GameShapes] = [game.shapes for game in registry.all_games().values()]
     _union(components, GamePart.ENTRY, "A round entry of the match's game",
            [game.entry for game in shapes])

@@ -8,10 +8,12 @@ import pytest
 
 import scoring
 from scoring.errors import Errors, InvalidEntry, InvalidOptions, MatchFinished
+from scoring.game import DESCRIPTION_SHAPE
 from scoring.match import fold_match, set_up
 from scoring.ranking import best, shared_ranks
 from scoring.reading import read_int, read_name
 from scoring.registry import all_games, game_by_id
+from tests.scoring.shapes import assert_fits
 
 PACKAGE = Path(scoring.__file__).parent
 
@@ -155,3 +157,8 @@ def test_a_name_is_trimmed_not_blank_and_not_too_long() -> None:
     assert read_name("x" * 13, "long", errors, maximum=12) is None
     assert [(e.path, e.code) for e in errors] == [("blank", "blank_name"),
                                                   ("long", "name_too_long")]
+
+
+@pytest.mark.parametrize("game_id", sorted(all_games()))
+def test_every_game_describes_itself_as_the_description_shape_says(game_id: str) -> None:
+    assert_fits(DESCRIPTION_SHAPE, all_games()[game_id].describe())
