@@ -19,6 +19,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from string import Formatter
 from types import ModuleType
 from typing import Any, TypeAlias
@@ -125,6 +126,7 @@ COMPUTER = Vocabulary("the name of the computer's side of the table in a solo ga
                       {"AI": "AI"})
 
 
+@cache
 def placeholders(template: str) -> frozenset[str]:
     """The parameter names a template uses (``{colour:plural}`` → ``colour``)."""
     return frozenset(name for _, name, _, _ in Formatter().parse(template) if name)

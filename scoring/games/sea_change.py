@@ -98,6 +98,8 @@ COLUMNS = Vocabulary("a column of the Sea Change score sheet", {
     "points": "points",
 })
 SHEET = SheetColumns(COLUMNS, sides=frozenset({"trump_zero"}))
+SIDES_RULE = Message("sides_rule", "One side per player; with teams, one per team, in the order "
+                     "the teams are given; solo, you and the AI.")
 TARGET_REACHED = Message("target_reached", "{side} reached {vp} VP.", kinds={"side": SIDE})
 TRUMP_ZERO_TIEBREAK = Message("trump_zero_tiebreak",
                               "Tied on {vp} VP; {side} captured the trump 0.",
@@ -482,7 +484,7 @@ def describe(wording: Wording = ENGLISH) -> dict[str, JSON]:
                 "optional": ["tricks"],
             },
         },
-        "sides": "one per seat; one per team in options.teams order; solo [you, ai]",
+        "sides": wording.phrase(SIDES_RULE),
     }
 
 

@@ -81,6 +81,7 @@ COLUMNS = Vocabulary("a column of the Die sieben Siegel score sheet", {
     "rounds": "rounds",
 })
 SHEET = SheetColumns(COLUMNS, seats=frozenset({"saboteur"}))
+ROUNDS_RULE = Message("rounds_rule", "As many rounds as players; 6 with 3 players.")
 THREE_PLAYERS_ONLY = Message("three_players_only",
                              "A saboteur base of 5 is a rule for 3 players only; there are "
                              "{players}.")
@@ -201,7 +202,7 @@ class SevenSeals:
                       for players, top in CARD_VALUES.items()},
             "hand_size": TRICKS, "tricks": TRICKS,
             "rounds": {str(players): default_rounds(players) for players in CARD_VALUES},
-            "rounds_rule": "as many rounds as players; 6 with 3 players",
+            "rounds_rule": wording.phrase(ROUNDS_RULE),
             "penalty": {"coloured": COLOURED_PENALTY, "white": WHITE_PENALTY,
                         "black": BLACK_PENALTY, "saboteur_base": SABOTEUR_BASE},
         }

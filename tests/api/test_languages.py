@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.numbers import format_decimal
 from litestar.testing import AsyncTestClient
 
-from api.i18n import catalogues, compiling, maintenance
+from api.i18n import catalogues, compiling, maintenance, words_for
 from api.i18n.negotiation import Choice, from_header, negotiate
 from tests.conftest import problem
 
@@ -47,6 +48,18 @@ def test_lang_in_the_query_overrides_the_header_when_it_names_a_language() -> No
     assert negotiate("de", "fr-CH").locale == "fr_CH"
     assert negotiate("de", "xx").language == "de"  # unknown: the header decides
     assert negotiate(None, "*").language == "en"
+
+
+@pytest.mark.parametrize("tag", ["de", "de-CH", "de-AT", "fr", "fr-CH", "it", "it-CH", "en",
+                                 "en-GB", "en-US"])
+def test_numbers_are_written_as_the_locale_writes_them(tag: str) -> None:
+    words = words_for(negotiate(tag))
+    # (Below a million: Babel 2.19 stops grouping millions in the Swiss locales, 1234567 where
+    # the Swiss write 1'234'567, as this function does.)
+    for value in (0, 3, -4, 12, 999, 1000, 12345, -123456, 0.5, 0.333333, 2 / 3, -0.25,
+                  1234.5, 10000.0, 0.0004, 99999.9999):
+        assert words.number(value) == format_decimal(value, format="#,##0.###",
+                                                     locale=words.locale), value
 
 
 # --- catalogues ----------------------------------------------------------------------------
