@@ -144,7 +144,7 @@ def seating(args: argparse.Namespace) -> int:
     for number, tables in enumerate(rounds, start=1):
         print(f"round {number}: " + "  ".join(
             "[" + " ".join(str(p) for p in table) + "]" for table in tables))
-    print(f"repeated meetings: {plan['repeats']}")
+    print(f"repeated meetings: {plan['repeats']} (any plan has at least {plan['lower_bound']})")
     return 0
 
 

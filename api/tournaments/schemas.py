@@ -109,13 +109,26 @@ class TableRevisit(msgspec.Struct):
     visits_before: int
 
 
+class SeatingPlanQuality(msgspec.Struct):
+    """Rounds ``first_round`` to ``first_round + rounds - 1`` were seated as one plan: the
+    repeated meetings in them, and the fewest any seating of those rounds could have."""
+
+    first_round: int
+    rounds: int
+    repeats: int
+    lower_bound: int
+
+
 class Report(msgspec.Struct):
-    """Repeated pairs, club-mates kept apart (one list per club) or together, table revisits."""
+    """Repeated pairs, club-mates kept apart (one list per club) or together, table revisits,
+    and the quality of the seating plan the round belongs to (absent for rounds seated before
+    the plans were reported)."""
 
     repeats: list[RepeatedPair]
     kept_apart: list[list[int]]
     club_mates_together: list[ClubTable]
     table_revisits: list[TableRevisit]
+    plan: SeatingPlanQuality | None = None
 
 
 class TournamentRound(msgspec.Struct):

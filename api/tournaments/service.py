@@ -13,11 +13,14 @@ Decisions:
   ``"<seed>/<n>"``; ``swiss`` by the current standings (organiser's view, every confirmed table);
   ``mix`` plans every remaining round ahead with the tournament's seed and keeps the plan while
   the roster (active players and their clubs) stays the same; any roster change re-plans the
-  rounds left around the rounds already played. Fields larger than the engine plans ahead
-  (``scoring.tournament.mix.PLAN_AHEAD_PLAYERS``) are seated round by round with ``seat_mix`` (seed
-  ``"<seed>/<n>"``): planning ahead gains nothing there and would cost a round's time per
-  round left. Table sizes: as close to ``table_size`` as the
-  game's player range allows (see :mod:`scoring.tournament.tables`).
+  rounds left around the rounds already played, starting from the rounds planned before, so
+  most players keep the tables they were told and a late entry who takes a dropped player's
+  seat keeps a plan without repeats. Each round's report carries the plan's repeats and their
+  lower bound. Fields larger than the engine plans ahead
+  (``scoring.tournament.mix.PLAN_AHEAD_PLAYERS``) are seated round by round with ``seat_mix``
+  (seed ``"<seed>/<n>"``): planning ahead gains little there and would cost a round's time per
+  round left. Table sizes: as close to ``table_size`` as the game's player range allows (see
+  :mod:`scoring.tournament.tables`).
 - Nothing is stored when a round cannot be seated (422): too few players, a table size the
   points per place do not name, or match options that do not fit a table's size.
 - Match options are checked at creation for a table of the preferred size.
@@ -484,6 +487,9 @@ def report_json(report: RoundReport) -> dict[str, Any]:
                              for c in report.club_mates_together],
         table_revisits=[s.TableRevisit(int(r.player), r.table, r.visits_before)
                         for r in report.table_revisits],
+        plan=None if report.plan is None else s.SeatingPlanQuality(
+            report.plan.first_round, report.plan.rounds, report.plan.repeats,
+            report.plan.lower_bound),
     ))
     return shaped
 
@@ -503,11 +509,12 @@ def _seat(row: TournamentRow, game: AnyGame, players: Sequence[TournamentPlayerR
     else:
         key = [[p.id, p.club] for p in roster]
         ahead = row.plan
-        if ahead and ahead["roster"] == key and \
-                0 <= number - ahead["from_round"] < len(ahead["rounds"]):
-            planned = ahead["rounds"][number - ahead["from_round"]]
-            return planned["tables"], planned["report"]
-        plans = plan_mix(roster, sizes, row.rounds - number + 1, history, seed=row.seed)
+        start = number - ahead["from_round"] if ahead else -1
+        left = ahead["rounds"][start:] if start >= 0 else []
+        if ahead and ahead["roster"] == key and left:
+            return left[0]["tables"], left[0]["report"]
+        plans = plan_mix(roster, sizes, row.rounds - number + 1, history, seed=row.seed,
+                         planned=[r["tables"] for r in left])
         row.plan = {"from_round": number, "roster": key, "rounds": [
             {"tables": [[int(p) for p in t] for t in p.tables], "report": report_json(p.report)}
             for p in plans

@@ -319,6 +319,34 @@ async def test_late_entry_drop_out_and_come_back_take_effect_from_the_next_round
     assert tables[ids[1]] == 2
 
 
+async def test_a_drop_out_and_a_late_entry_keep_a_kirkman_plan_free_of_repeats(
+    client: Client,
+) -> None:
+    # 15 players at tables of 3 for 7 rounds: Kirkman's schoolgirls, everyone meets everyone
+    # once. After round 2 one player drops out and a late entry takes the free seat: the plan
+    # for the rounds left starts from the old one, so still nobody meets anyone twice.
+    names = [f"Player {i}" for i in range(15)]
+    tournament = await new_tournament(client, rounds=7, table_size=3)
+    ids = await register(client, tournament, names)
+    started = [await play_round(client, tournament) for _ in range(2)]
+    assert started[0]["report"]["plan"] == {"first_round": 1, "rounds": 7, "repeats": 0,
+                                            "lower_bound": 0}
+    ok(await client.patch(f"{BASE}/{tournament['id']}/players/{ids[4]}", json={"active": False},
+                          headers=bearer(tournament["token"])))
+    late = (await register(client, tournament, ["Zoe"]))[0]
+    for _ in range(5):
+        started.append(await play_round(client, tournament))
+    assert started[2]["report"]["plan"] == {"first_round": 3, "rounds": 5, "repeats": 0,
+                                            "lower_bound": 0}
+    assert started[6]["report"]["plan"]["first_round"] == 3
+    met = [frozenset((a, b)) for s in started for t in s["tables"]
+           for i, a in enumerate(t["players"]) for b in t["players"][i + 1:]]
+    assert len(met) == len(set(met))
+    assert late in {p for t in started[6]["tables"] for p in t["players"]}
+    view = await read(client, tournament)
+    assert all(r["report"]["repeats"] == [] for r in view["round_list"])
+
+
 # --- rounds ---------------------------------------------------------------------------------
 
 
@@ -671,7 +699,7 @@ def test_the_seating_command_prints_a_plan_without_repeats_as_json(
     assert cli.main(["seating", "--players", "9", "--table-size", "3", "--rounds", "4",
                      "--mode", "mix", "--seed", "1", "--json"]) == 0
     plan = msgspec.json.decode(capsys.readouterr().out)
-    assert plan["repeats"] == 0
+    assert plan["repeats"] == plan["lower_bound"] == 0
     assert len(plan["rounds"]) == 4
     for tables in plan["rounds"]:
         assert sorted(p for table in tables for p in table) == list(range(9))
@@ -683,4 +711,9 @@ def test_the_seating_command_explains_an_impossible_plan(
     assert cli.main(["seating", "--players", "1", "--table-size", "3", "--rounds", "2"]) == 2
     assert "1 player cannot fill a table" in capsys.readouterr().err
     assert cli.main(["seating", "--players", "4", "--table-size", "2", "--rounds", "1"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "repeated meetings: 0"
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "repeated meetings: 0 (any plan has at least 0)")
+    assert cli.main(["seating", "--players", "12", "--table-size", "4", "--rounds", "3"]) == 0
+    # Three tables of four: from round 2 on, every table holds two players of one earlier table.
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "repeated meetings: 6 (any plan has at least 6)")

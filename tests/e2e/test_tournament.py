@@ -51,6 +51,10 @@ def table_links(organiser: Any, round_number: int) -> list[str]:
     cards_link = page.get_by_role("link", name="Table cards")
     expect(cards_link).to_have_attribute("href", re.compile(rf"/r/{round_number}/cards$"))
     expect(page.locator(".round-panel .table-state")).to_have_count(TABLES)
+    # Twelve at three tables: in round 2 each table holds two players of one earlier table, so
+    # the plan's 3 repeats are the fewest possible, and the dashboard says so in both rounds.
+    expect(page.locator(".round-panel .plan-quality")).to_have_text(
+        "Rounds 1–2: 3 repeated meetings, the fewest possible.")
     cards_link.click()
     cards = page.locator(".table-card")
     expect(cards).to_have_count(TABLES)

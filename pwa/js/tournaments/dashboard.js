@@ -4,7 +4,9 @@
 // on this device the same page is a read-only overview where players find themselves.
 // Decisions: the registration form is never redrawn by live updates, so typing is not lost; a
 // round starts with one tap, because the API refuses what cannot be seated and stores nothing then;
-// the players' link (QR) carries the view token of a private tournament.
+// the players' link (QR) carries the view token of a private tournament; under the current round
+// the seating plan's repeated meetings stand next to the fewest possible, so the organiser sees
+// how good the seating is.
 import { Problem, apiLink, csvLayout, download } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
@@ -25,6 +27,20 @@ function tableCard(tournament, round, table, names, organiser, onConfirm) {
       organiserMatchLink(tournament, round, table, t('tt.open_match')),
       table.state === 'entered' && h('button', { type: 'button', class: 'primary confirm-table',
         onclick: () => onConfirm(round, table) }, t('tt.confirm_as_organiser'))));
+}
+
+// How good the seating plan of the current round is: the repeated meetings in the rounds planned
+// together, against the fewest any seating of them could have (the engine's lower bound).
+function planQuality(plan) {
+  if (!plan) return null;
+  const rounds = plan.rounds === 1 ? t('tt.round_n', { n: plan.first_round })
+    : t('tt.rounds_from_to', { from: plan.first_round, to: plan.first_round + plan.rounds - 1 });
+  let key = 'tt.plan_repeats';
+  if (plan.repeats === 0) key = 'tt.plan_no_repeats';
+  else if (plan.repeats === plan.lower_bound) key = 'tt.plan_fewest';
+  else if (plan.lower_bound === 0) key = 'tt.plan_repeats_maybe';
+  return h('p', { class: 'hint plan-quality', 'data-repeats': plan.repeats, 'data-lower-bound': plan.lower_bound },
+    t(key, { rounds, n: plan.repeats, bound: plan.lower_bound }));
 }
 
 function exportsPanel(tournament, organiser) {
@@ -117,6 +133,7 @@ export async function dashboardScreen(root, id) {
         } }, t('tt.start_round', { n: tournament.round_list.length + 1 })),
       current && h('ul', { class: 'tables' },
         current.tables.map((tbl) => tableCard(tournament, current, tbl, names, organiser, confirm))),
+      current && planQuality(current.report.plan),
       current && h('div', { class: 'row wrap' },
         organiser && h('a', { class: 'button secondary', href: `${base}/r/${current.number}/cards` }, t('tt.cards')),
         h('a', { class: 'button secondary', href: `${base}/board` }, t('tt.board'))));
