@@ -11,13 +11,13 @@ from litestar.di import Provide
 from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
-from litestar.static_files import create_static_files_router
 from litestar.types import Message, Scope
 from sqlalchemy import text
 
 from api import openapi
 from api.bodies import StrictRequest
 from api.boundary import Boundary, allowed_methods
+from api.compression import compression_config
 from api.db.database import Database
 from api.db.engine import create_engine
 from api.db.session import provide_session
@@ -36,6 +36,7 @@ from api.problems import (
     too_deep_handler,
     unexpected_exception_handler,
 )
+from api.pwa import pwa_routes
 from api.ratelimit import FailedTokenLimit, trusted_proxy_headers
 from api.settings import Settings
 from api.tournaments.controllers import TournamentController
@@ -47,7 +48,6 @@ SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 ]
-NO_CACHE_PATHS = frozenset({"/", "/index.html", "/sw.js"})
 
 
 class DatabaseUnavailable(Problem):
@@ -73,15 +73,10 @@ async def ping() -> dict[str, str]:
 
 
 async def add_headers(message: Message, scope: Scope) -> None:
-    """Security headers on every response; index.html and sw.js always revalidated."""
+    """Security headers on every response."""
     if message["type"] != "http.response.start":
         return
-    headers = list(message.get("headers", []))
-    headers += SECURITY_HEADERS
-    if scope.get("path") in NO_CACHE_PATHS:
-        headers = [h for h in headers if h[0].lower() != b"cache-control"]
-        headers.append((b"cache-control", b"no-cache"))
-    message["headers"] = headers
+    message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
 
 
 def middleware(settings: Settings) -> list[Any]:
@@ -112,10 +107,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     route_handlers: list[Any] = [
         health, ping, GameController, MatchController, TournamentController]
     if settings.pwa_dir.is_dir():
-        route_handlers.append(create_static_files_router(
-            path="/", directories=[settings.pwa_dir], html_mode=True, include_in_schema=False,
-            name="pwa",
-        ))
+        route_handlers += pwa_routes(settings.pwa_dir)
     app = Litestar(
         route_handlers=route_handlers,
         dependencies={"session": Provide(provide_session), "words": WORDS_DEPENDENCY},
@@ -130,6 +122,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         request_class=StrictRequest,
         middleware=middleware(settings),
         request_max_body_size=settings.max_body_bytes,
+        compression_config=compression_config(),
         cors_config=CORSConfig(allow_origins=list(settings.cors_origins))
         if settings.cors_origins else None,
         openapi_config=OpenAPIConfig(

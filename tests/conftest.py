@@ -19,7 +19,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -123,12 +123,14 @@ RUNNING = re.compile(r"Tafelrunde is running at (http://127\.0\.0\.1:(\d+))/")
 
 
 @contextmanager
-def _serving(cwd: Path, database_url: str | None = None) -> Iterator[str]:
+def _serving(cwd: Path, database_url: str | None = None,
+             settings: Mapping[str, str] | None = None) -> Iterator[str]:
     """``--port 0``: the server takes a free port itself and says which (no race for a port
     between tests running in parallel)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAFELRUNDE_")}
     if database_url is not None:
         env["TAFELRUNDE_DATABASE_URL"] = database_url
+    env.update(settings or {})
     process = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "serve", "--port", "0"],
         cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -165,7 +167,8 @@ ServerFactory = Callable[..., AbstractContextManager[str]]
 def serve() -> ServerFactory:
     """Start a real ``tafelrunde serve`` process: ``with serve(cwd, database_url) as base_url``.
 
-    Without a database URL the server uses ``tafelrunde.db`` in ``cwd``, as a user's would.
+    Without a database URL the server uses ``tafelrunde.db`` in ``cwd``, as a user's would;
+    ``settings`` adds ``TAFELRUNDE_*`` variables.
     """
     return _serving
 

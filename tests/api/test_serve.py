@@ -66,6 +66,8 @@ async def test_a_subscriber_hears_of_a_new_round_within_two_seconds(
     url = f"/api/v1/matches/{created['id']}"
     async with http.stream("GET", f"{url}/events") as stream:
         assert stream.headers["content-type"].startswith("text/event-stream")
+        # httpx asks for gzip: an event must still go out the moment it happens, uncompressed.
+        assert "content-encoding" not in stream.headers
         lines = stream.aiter_lines()
         assert (await anext(lines)).startswith(":")  # subscribed: the POST below cannot be missed
         posted = await http.post(f"{url}/rounds", json={"winner": 0, "penalty": [0, 4]},

@@ -1,0 +1,89 @@
+"""Compressed answers: the app's files and the API's JSON go out gzip-compressed to every client
+that accepts it; event streams and binary files never.
+
+Decisions:
+
+- gzip at level 6, from the standard library: every browser and HTTP client reads it and no
+  compiled dependency comes with it. (Brotli would save about a fifth more of our JavaScript, but
+  needs a binary package on every install for a gain of a few kilobytes on the first visit.)
+- Only text is compressed (``text/*``, JSON and its ``+json`` kinds, JavaScript, SVG, XML): PNG
+  icons and other binary files are compressed already and would only cost CPU.
+- Answers under 1 KiB stay as they are: they fit in one packet either way.
+- Server-Sent Events (``text/event-stream``) pass through untouched, whatever the path: a
+  compressor holds bytes back until it has enough to work with, and an event must reach the
+  phones the moment it is sent.
+- ``Vary: Accept-Encoding`` on every text answer whose bytes depend on it: a compressed one, and
+  a plain one sent to a client that does not accept gzip, so a shared cache never hands either
+  to the other kind of client. (An answer under 1 KiB is the same for everyone.)
+- Entity tags are left as they are: the same tag for the plain and the compressed bytes. A
+  match's ``ETag`` is its version (``"7"``, the HTTP contract) and names the state that
+  ``If-Match`` protects, not a byte sequence; the app's files are tagged by the hash of their
+  content (``api.pwa``). RFC 9110 asks for a different strong tag per content coding so that a
+  cache can never splice byte ranges of two codings together; no answer of ours takes a range
+  request, so that cannot happen, and ``If-Match`` keeps working with the tag a client was given.
+"""
+
+from __future__ import annotations
+
+from litestar.config.compression import CompressionConfig
+from litestar.datastructures import Headers, MutableScopeHeaders
+from litestar.enums import CompressionEncoding
+from litestar.middleware.compression import CompressionMiddleware
+from litestar.types import Message, Receive, Scope, Send
+
+MINIMUM_SIZE = 1024
+GZIP_LEVEL = 6
+EVENT_STREAM = "text/event-stream"
+TEXT_APPLICATION_TYPES = frozenset({
+    "application/json", "application/javascript", "application/xml", "image/svg+xml"})
+
+
+def is_compressible(content_type: str) -> bool:
+    """Whether an answer of this media type is worth compressing and safe to compress."""
+    media = content_type.split(";", 1)[0].strip().lower()
+    if media == EVENT_STREAM:
+        return False
+    return (media.startswith("text/") or media in TEXT_APPLICATION_TYPES
+            or media.endswith(("+json", "+xml")))
+
+
+def accepts_gzip(accept_encoding: str) -> bool:
+    """Whether ``Accept-Encoding`` lets gzip through: named with a weight above 0, or else ``*``
+    with a weight above 0 (RFC 9110, 12.5.3)."""
+    weights: dict[str, float] = {}
+    for item in accept_encoding.split(","):
+        coding, *parameters = (part.strip() for part in item.split(";"))
+        quality = next((p[2:] for p in parameters if p.lower().startswith("q=")), "1")
+        try:
+            weights.setdefault(coding.lower(), float(quality))
+        except ValueError:
+            weights.setdefault(coding.lower(), 0.0)
+    return weights.get("gzip", weights.get("x-gzip", weights.get("*", 0.0))) > 0
+
+
+class TextCompression(CompressionMiddleware):
+    """Litestar's gzip compression, applied to text answers only (see the module's decisions)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        compressing = self.create_compression_send_wrapper(
+            send=send, compression_encoding=CompressionEncoding.GZIP, scope=scope,
+        ) if accepts_gzip(Headers.from_scope(scope).get("accept-encoding", "")) else None
+        chosen = send
+
+        async def send_chosen(message: Message) -> None:
+            nonlocal chosen
+            if message["type"] == "http.response.start":
+                headers = MutableScopeHeaders(message)
+                if is_compressible(headers.get("content-type", "")):
+                    if compressing is None:
+                        headers.extend_header_value("vary", "Accept-Encoding")
+                    else:
+                        chosen = compressing
+            await chosen(message)
+
+        await self.app(scope, receive, send_chosen)
+
+
+def compression_config() -> CompressionConfig:
+    return CompressionConfig(backend="gzip", minimum_size=MINIMUM_SIZE,
+                             gzip_compress_level=GZIP_LEVEL, middleware_class=TextCompression)

@@ -1,0 +1,161 @@
+"""The app's files: served from one folder, revalidated by content, and listed for the service
+worker by the server itself.
+
+``/precache.js`` is a module this server writes from the folder it serves: the path of every file
+of the app (all but the service worker itself) and a version made from all their contents. The
+service worker (``pwa/sw.js``) imports it statically, and a browser's update check compares every
+script a module worker imports, byte for byte. So nobody keeps a list or bumps a version: add,
+change or remove any file and the next update check finds a different ``precache.js``, installs
+the new worker, which fetches every file again into a cache named after the new version. The
+folder may be the repository's ``pwa/`` or the copy installed with the package: it is read the
+same way, when asked, so a file edited while the server runs counts at once too.
+
+Every file is answered with ``Cache-Control: no-cache`` and an ``ETag`` made from its content; a
+request whose ``If-None-Match`` names that tag gets 304 Not Modified without a body. Why not a
+long ``max-age``: the files' names carry no hash (there is no build step), so a browser must ask
+whether its copy is still current, and a 304 makes asking cheap. The service worker's cache is
+what makes the app instant and offline; phones that open the app over plain ``http`` from a
+club's local network get no service worker (it needs a secure context) and rely on this alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import mimetypes
+import stat
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from litestar import get
+from litestar.datastructures import CacheControlHeader, Headers, MutableScopeHeaders
+from litestar.enums import ScopeType
+from litestar.middleware import DefineMiddleware
+from litestar.static_files import create_static_files_router
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+from api.compression import is_compressible
+
+PRECACHE_MODULE = "precache.js"
+SERVICE_WORKER = "sw.js"
+SHELL = "index.html"
+DIGEST_CHARS = 16  # 64 bits of SHA-256: tags and versions of one app's few dozen files
+REVALIDATE = "no-cache"
+
+
+class AppFiles:
+    """The files of the app under ``root``, each with a hash of its content.
+
+    A file is hashed again only when its size or modification time changed since it was last
+    read; paths that leave the folder or name hidden files are not the app's.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root.resolve()
+        self._hashed: dict[str, tuple[int, int, int, str]] = {}
+
+    def digest(self, relative: str) -> str | None:
+        """The content hash of the file at ``relative`` (a POSIX path), or None if the app has
+        no such file."""
+        parts = PurePosixPath(relative).parts
+        if not parts or any(part.startswith(".") or part == "/" for part in parts):
+            return None
+        path = self.root.joinpath(*parts)
+        try:
+            status = path.stat()
+        except OSError:
+            return None
+        if not stat.S_ISREG(status.st_mode):
+            return None
+        seen = (status.st_ino, status.st_size, status.st_mtime_ns)
+        known = self._hashed.get(relative)
+        if known is not None and known[:3] == seen:
+            return known[3]
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:DIGEST_CHARS]
+        self._hashed[relative] = (*seen, digest)
+        return digest
+
+    def listing(self) -> dict[str, str]:
+        """Every file of the app with its content hash, by path, in path order."""
+        found: dict[str, str] = {}
+        for path in sorted(self.root.rglob("*")):
+            relative = path.relative_to(self.root).as_posix()
+            digest = self.digest(relative)
+            if digest is not None:
+                found[relative] = digest
+        return found
+
+    def precache_module(self) -> str:
+        """The module the service worker imports: its cache's version and the files to fetch."""
+        listing = self.listing()
+        version = hashlib.sha256("".join(
+            f"{path}\0{digest}\n" for path, digest in listing.items()).encode()).hexdigest()
+        files = [path for path in listing if path not in {SERVICE_WORKER, PRECACHE_MODULE}]
+        return (
+            "// Written by the server (api/pwa.py) from the app's files, whenever asked.\n"
+            f"export const VERSION = {json.dumps('tafelrunde-' + version[:DIGEST_CHARS])};\n"
+            f"export const FILES = {json.dumps(files, indent=1)};\n"
+        )
+
+
+def entity_tag_matches(if_none_match: str, tag: str) -> bool:
+    """``If-None-Match`` against our tag, compared weakly as RFC 9110 (13.1.2) asks."""
+    if if_none_match.strip() == "*":
+        return True
+    opaque = tag.removeprefix("W/")
+    return any(candidate.strip().removeprefix("W/") == opaque
+               for candidate in if_none_match.split(","))
+
+
+class Revalidation:
+    """Content tags, ``no-cache`` and 304 answers for the app's files (ASGI middleware)."""
+
+    def __init__(self, app: ASGIApp, files: AppFiles) -> None:
+        self.app = app
+        self.files = files
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        relative = scope["path"].lstrip("/")
+        if not relative or relative.endswith("/"):
+            relative += SHELL
+        digest = self.files.digest(relative) if scope["type"] == ScopeType.HTTP else None
+        if digest is None:
+            await self.app(scope, receive, send)
+            return
+        tag = f'"{digest}"'
+        if entity_tag_matches(Headers.from_scope(scope).get("if-none-match", ""), tag):
+            await send(not_modified(tag, relative))
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+            return
+
+        async def send_tagged(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 200:
+                headers = MutableScopeHeaders(message)
+                headers["etag"] = tag
+                headers["cache-control"] = REVALIDATE
+            await send(message)
+
+        await self.app(scope, receive, send_tagged)
+
+
+def not_modified(tag: str, relative: str) -> Message:
+    """A 304's head: the headers a 200 would have had that say which copy is current."""
+    headers = [(b"etag", tag.encode()), (b"cache-control", REVALIDATE.encode())]
+    if is_compressible(mimetypes.guess_type(relative)[0] or ""):
+        headers.append((b"vary", b"Accept-Encoding"))
+    return {"type": "http.response.start", "status": 304, "headers": headers}
+
+
+def pwa_routes(pwa_dir: Path) -> list[Any]:
+    """The app at ``/`` from ``pwa_dir``, and the service worker's ``/precache.js``."""
+    files = AppFiles(pwa_dir)
+
+    @get(f"/{PRECACHE_MODULE}", include_in_schema=False, media_type="text/javascript",
+         cache_control=CacheControlHeader(no_cache=True), name="precache")
+    async def precache() -> str:
+        return files.precache_module()
+
+    return [precache, create_static_files_router(
+        path="/", directories=[pwa_dir], html_mode=True, include_in_schema=False, name="pwa",
+        middleware=[DefineMiddleware(Revalidation, files=files)],
+    )]

@@ -1,0 +1,180 @@
+"""How answers travel: gzip for text the client accepts (never for images), match versions as
+entity tags whatever the coding, the app's files revalidated by content, and the service
+worker's precache list written from the files themselves."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from litestar import Litestar
+from litestar.testing import AsyncTestClient
+
+from api.app import create_app
+from api.compression import accepts_gzip
+from api.pwa import AppFiles
+from api.settings import REPO_ROOT, Settings
+
+Client = AsyncTestClient[Litestar]
+GZIP = {"Accept-Encoding": "gzip"}
+PLAIN = {"Accept-Encoding": "identity"}
+
+
+@pytest.fixture
+def app_dir(tmp_path: Path) -> Path:
+    """A copy of the app that a test may change."""
+    copy = tmp_path / "pwa"
+    shutil.copytree(REPO_ROOT / "pwa", copy)
+    return copy
+
+
+@pytest.fixture
+async def client(tmp_path: Path, sqlite_template: Path, app_dir: Path) -> AsyncIterator[Client]:
+    database = tmp_path / "tafelrunde.db"
+    shutil.copy(sqlite_template, database)
+    settings = Settings(database_url=f"sqlite+aiosqlite:///{database}", pwa_dir=app_dir)
+    async with AsyncTestClient(app=create_app(settings)) as test_client:
+        yield test_client
+
+
+@pytest.mark.parametrize(("accept_encoding", "accepted"), [
+    ("gzip", True), ("gzip, deflate, br", True), ("GZIP;q=0.5", True), ("x-gzip", True),
+    ("*", True), ("br", False), ("", False), ("identity", False), ("gzip;q=0", False),
+    ("*;q=1, gzip;q=0", False), ("br, *;q=0", False), ("gzip;q=bad", False),
+])
+def test_gzip_is_sent_only_where_accept_encoding_lets_it_through(
+        accept_encoding: str, accepted: bool) -> None:
+    assert accepts_gzip(accept_encoding) is accepted
+
+
+async def test_a_large_json_answer_is_gzipped_for_a_client_that_accepts_it(
+        client: Client) -> None:
+    compressed = await client.get("/api/v1/games", headers=GZIP)
+    plain = await client.get("/api/v1/games", headers=PLAIN)
+    assert compressed.headers["content-encoding"] == "gzip"
+    assert "accept-encoding" in compressed.headers["vary"].lower()
+    assert compressed.json() == plain.json()
+    assert int(compressed.headers["content-length"]) < len(plain.content) / 3
+    # The plain answer depends on Accept-Encoding too: a cache must not give it to everyone.
+    assert "content-encoding" not in plain.headers
+    assert "accept-encoding" in plain.headers["vary"].lower()
+
+
+async def test_small_answers_and_images_go_out_as_they_are(client: Client) -> None:
+    ping = await client.get("/api/v1/ping", headers=GZIP)
+    icon = await client.get("/icons/icon-512.png", headers=GZIP)
+    assert ping.status_code == icon.status_code == 200
+    assert "content-encoding" not in ping.headers
+    assert "content-encoding" not in icon.headers
+    assert "vary" not in icon.headers
+    assert icon.content == (REPO_ROOT / "pwa" / "icons" / "icon-512.png").read_bytes()
+
+
+async def test_a_compressed_match_answer_keeps_its_version_as_etag_for_if_match(
+        client: Client) -> None:
+    created = (await client.post("/api/v1/matches", json={
+        "game": "tschau-sepp", "players": ["Ann", "Bea", "Cem", "Dev"],
+        "options": {"games": 30}})).json()
+    url = f"/api/v1/matches/{created['id']}"
+    auth = {"Authorization": f"Bearer {created['token']}"}
+    for winner in (0, 1, 2, 3, 0, 1):
+        penalty = [0 if seat == winner else 7 for seat in range(4)]
+        posted = await client.post(f"{url}/rounds", json={"winner": winner, "penalty": penalty},
+                                   headers=auth)
+        assert posted.status_code == 201
+    read = await client.get(url, headers=GZIP)
+    assert read.headers["content-encoding"] == "gzip"
+    assert read.headers["etag"] == '"7"' == f'"{read.json()["version"]}"'
+
+    corrected = await client.put(f"{url}/rounds/1", headers={**auth, "If-Match": read.headers[
+        "etag"]}, json={"winner": 1, "penalty": [3, 0, 3, 3]})
+    assert corrected.status_code == 200, corrected.text
+    stale = await client.put(f"{url}/rounds/1", headers={**auth, "If-Match": read.headers[
+        "etag"]}, json={"winner": 2, "penalty": [3, 3, 0, 3]})
+    assert stale.status_code == 412
+
+
+async def test_an_app_file_is_revalidated_by_its_content_tag(client: Client) -> None:
+    first = await client.get("/js/app.js", headers=GZIP)
+    tag = first.headers["etag"]
+    assert first.headers["cache-control"] == "no-cache"
+    assert first.headers["content-encoding"] == "gzip"
+    for asked in (tag, f"W/{tag}", f'"other", {tag}', "*"):
+        again = await client.get("/js/app.js", headers={**GZIP, "If-None-Match": asked})
+        assert again.status_code == 304, asked
+        assert again.content == b""
+        assert again.headers["etag"] == tag
+        assert again.headers["cache-control"] == "no-cache"
+        assert "accept-encoding" in again.headers["vary"].lower()
+        assert "content-encoding" not in again.headers
+        assert "frame-ancestors 'none'" in again.headers["content-security-policy"]
+    other = await client.get("/js/app.js", headers={"If-None-Match": '"0123456789abcdef"'})
+    assert other.status_code == 200
+    assert other.text == (REPO_ROOT / "pwa" / "js" / "app.js").read_text(encoding="utf-8")
+    for page in ("/", "/index.html", "/sw.js"):
+        assert (await client.get(page)).headers["cache-control"] == "no-cache"
+
+
+async def precache(client: Client) -> tuple[str, list[str]]:
+    response = await client.get("/precache.js")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/javascript")
+    assert response.headers["cache-control"] == "no-cache"
+    module = response.text
+    version = module.split('VERSION = "', 1)[1].split('"', 1)[0]
+    files: list[str] = json.loads(module.split("FILES = ", 1)[1].rstrip().removesuffix(";"))
+    return version, files
+
+
+def files_of(folder: Path) -> set[str]:
+    return {path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()}
+
+
+async def test_the_precache_lists_every_file_of_the_app_but_the_worker(
+        client: Client, app_dir: Path) -> None:
+    _, files = await precache(client)
+    assert set(files) == files_of(REPO_ROOT / "pwa") - {"sw.js"}
+    assert {"index.html", "js/tournaments/dashboard.js", "i18n/en.json"} <= set(files)
+    for file in files:
+        assert (await client.get(f"/{file}")).status_code == 200, file
+
+
+async def test_any_change_to_the_files_changes_the_version_and_the_list(
+        client: Client, app_dir: Path) -> None:
+    version, files = await precache(client)
+    tag = (await client.get("/css/app.css")).headers["etag"]
+
+    (app_dir / "css" / "app.css").write_text("body { color: red }\n", encoding="utf-8")
+    edited, _ = await precache(client)
+    assert edited != version
+    assert (await client.get("/css/app.css")).headers["etag"] != tag
+    assert (await client.get("/css/app.css", headers={"If-None-Match": tag})).status_code == 200
+
+    (app_dir / "i18n" / "rm.json").write_text("{}", encoding="utf-8")
+    added, more = await precache(client)
+    assert added not in {version, edited}
+    assert set(more) == {*files, "i18n/rm.json"}
+
+    (app_dir / "i18n" / "rm.json").unlink()
+    removed, fewer = await precache(client)
+    assert removed == edited
+    assert fewer == files
+
+    (app_dir / "sw.js").write_text("// a new worker\n", encoding="utf-8")
+    assert (await precache(client))[0] != edited
+
+
+def test_hidden_files_and_paths_out_of_the_folder_are_not_the_apps(app_dir: Path) -> None:
+    (app_dir / ".draft.js").write_text("x", encoding="utf-8")
+    (app_dir / ".cache").mkdir()
+    (app_dir / ".cache" / "old.js").write_text("x", encoding="utf-8")
+    files = AppFiles(app_dir)
+    assert files.digest("js/app.js") is not None
+    for path in (".draft.js", ".cache/old.js", "../pwa/js/app.js", "/etc/passwd", "js",
+                 "js/missing.js", ""):
+        assert files.digest(path) is None, path
+    assert not any(path.startswith(".") for path in files.listing())
+
