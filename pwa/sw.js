@@ -1,39 +1,42 @@
-// Service worker: the shell from a versioned cache, API reads network-first with the last answer
-// as fallback, writes never cached; background sync replays the outbox.
+// Service worker: the app from a cache named after its version, API reads network-first with the
+// last answer as fallback, writes never cached; background sync replays the outbox.
+// precache.js is written by the server from the app's files (api/pwa.py): every file and a version
+// made from their contents. Importing it statically makes any changed file change this worker for
+// the browser's update check, so a new version installs without anyone bumping a number.
+import { FILES, VERSION } from './precache.js';
 import { OFFLINE_PROBLEM } from './js/api.js';
 import { replay } from './js/outbox.js';
 
-const VERSION = 'tafelrunde-v3';
-const PRECACHE = [
-  './', 'index.html', 'manifest.webmanifest', 'css/app.css',
-  'i18n/de.json', 'i18n/en.json', 'i18n/fr.json', 'i18n/it.json',
-  'icons/icon.svg', 'icons/icon-192.png', 'icons/icon-512.png', 'icons/maskable-512.png',
-  'js/app.js', 'js/api.js', 'js/dom.js', 'js/form.js', 'js/i18n.js', 'js/live.js', 'js/match-view.js',
-  'js/outbox.js', 'js/qr.js', 'js/router.js', 'js/store.js',
-  'js/games/index.js', 'js/games/card-grid.js', 'js/games/controls.js', 'js/games/sea-change.js',
-  'js/games/seven-seals.js', 'js/games/tschau-sepp.js',
-  'js/screens/start.js', 'js/screens/new-match.js', 'js/screens/sheet.js', 'js/screens/standings.js',
-  'js/screens/winner.js', 'js/screens/history.js', 'js/screens/share.js',
-];
+// API answers are data, not code: kept across versions so a match read once opens offline even
+// after an update.
+const ANSWERS = 'tafelrunde-answers';
+const SHELL = 'index.html';
+const APP_PAGES = new Set(['/', '/index.html']);
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(VERSION);
-    await cache.addAll(PRECACHE);
+    // Past the HTTP cache (a 304 keeps it cheap): a copy cached before the change must not be
+    // stored under the new version.
+    await cache.addAll(FILES.map((file) => new Request(file, { cache: 'no-cache' })));
     await self.skipWaiting();
   })());
 });
 
 self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
-    for (const name of await caches.keys()) if (name !== VERSION) await caches.delete(name);
+    for (const name of await caches.keys()) {
+      if (name !== VERSION && name !== ANSWERS) await caches.delete(name);
+    }
     await self.clients.claim();
-    await replay().catch(() => {});
   })());
+  // Not awaited by the activation: pages wait for an activating worker, and a slow network must
+  // not keep the app from opening. The page also sends what waits, on start and when online.
+  replay().catch(() => {});
 });
 
 async function networkFirst(request) {
-  const cache = await caches.open(VERSION);
+  const cache = await caches.open(ANSWERS);
   try {
     const response = await fetch(request);
     if (response.ok) await cache.put(request, response.clone());
@@ -47,12 +50,9 @@ async function networkFirst(request) {
   }
 }
 
-async function shell() {
-  return (await caches.match('index.html')) || fetch('index.html');
-}
-
+/** A file of this worker's own version: the one its pages were loaded with. */
 async function cacheFirst(request) {
-  return (await caches.match(request)) || fetch(request);
+  return (await (await caches.open(VERSION)).match(request)) || fetch(request);
 }
 
 self.addEventListener('fetch', (event) => {
@@ -60,7 +60,9 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (request.method !== 'GET' || url.origin !== self.location.origin) return;
   if (request.mode === 'navigate') {
-    event.respondWith(shell());
+    // The app lives at / (hash routes); any other page (a printable export, the API reference)
+    // is the server's to answer.
+    if (APP_PAGES.has(url.pathname)) event.respondWith(cacheFirst(SHELL));
   } else if (url.pathname.startsWith('/api/')) {
     // The event stream never ends and exports are downloads: leave both to the network.
     if (url.pathname.endsWith('/events') || url.pathname.endsWith('/export')) return;

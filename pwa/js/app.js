@@ -1,7 +1,7 @@
 // Boot: language, routes, outbox replay (on start and when the connection returns), service worker.
 import { LANGUAGES, LANGUAGE_NAMES, language, preferredLanguage, t, useLanguage } from './i18n.js';
 import { h, replace } from './dom.js';
-import { render, route, start } from './router.js';
+import { reloadOnNextScreen, render, route, start } from './router.js';
 import { replay } from './outbox.js';
 import { startScreen } from './screens/start.js';
 import { newMatchScreen } from './screens/new-match.js';
@@ -65,6 +65,21 @@ function showNetwork() {
   badge.classList.toggle('off', !navigator.onLine);
 }
 
+/**
+ * Registered once the first screen shows, so the worker's download of the whole app does not
+ * compete with it. A worker taking over a page that another one controlled is a new version.
+ */
+function installServiceWorker() {
+  if (!('serviceWorker' in navigator)) return;
+  let controlled = navigator.serviceWorker.controller !== null;
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    if (controlled) reloadOnNextScreen();
+    controlled = true;
+  });
+  navigator.serviceWorker.register('sw.js', { type: 'module', updateViaCache: 'none' })
+    .catch(() => {});
+}
+
 function replayOutbox() {
   return replay().catch(() => []);
 }
@@ -80,13 +95,10 @@ async function boot() {
   });
   addEventListener('online', () => { showNetwork(); replayOutbox(); });
   addEventListener('offline', showNetwork);
-  if ('serviceWorker' in navigator) {
-    navigator.serviceWorker.register('sw.js', { type: 'module', updateViaCache: 'none' })
-      .catch(() => {});
-  }
   replayOutbox();
   await start();
   document.body.dataset.ready = language();
+  installServiceWorker();
 }
 
 boot();

@@ -9,6 +9,7 @@ import { rememberTournament, storeTokens } from './store.js';
 const routes = [];
 let cleanup = null;
 let renderCount = 0;
+let reloadPending = false;
 
 export function route(pattern, screen) {
   routes.push([pattern, screen]);
@@ -35,6 +36,14 @@ export function goFromHere() {
   };
 }
 
+/**
+ * A new version of the app has taken over this page: the next screen opened loads it whole, so
+ * old and new modules never mix and nothing half typed on this screen is lost.
+ */
+export function reloadOnNextScreen() {
+  reloadPending = true;
+}
+
 function parse() {
   const raw = location.hash.replace(/^#/, '') || '/';
   const [path, query = ''] = raw.split('?');
@@ -42,6 +51,10 @@ function parse() {
 }
 
 export async function render() {
+  if (reloadPending) {
+    location.reload();
+    return;
+  }
   const { path, query } = parse();
   const id = /^\/m\/([^/]+)/.exec(path)?.[1];
   if (id && (query.has('t') || query.has('v'))) {

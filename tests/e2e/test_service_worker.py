@@ -1,0 +1,141 @@
+"""The service worker in chromium against a real server: after one online visit the whole app,
+tournament screens included, opens offline; a changed file on the server becomes the app's new
+version after a reload, and a round waiting in the outbox survives the update and is sent once.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from api.settings import REPO_ROOT
+from tests.conftest import ServerFactory
+from tests.e2e.conftest import Server, phone_in_use
+
+pytestmark = pytest.mark.browser
+
+
+def versions(page: Any) -> list[str]:
+    return list(page.evaluate("async () => (await caches.keys()).filter(n => n !== "
+                              "'tafelrunde-answers')"))
+
+
+def wait_for_versions(page: Any, expected: list[str]) -> None:
+    """Until the app's caches are exactly ``expected`` (the new worker has activated and dropped
+    the old version's cache)."""
+    deadline = time.monotonic() + 15
+    while (found := versions(page)) != expected:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the app's caches are {found}, not {expected}")
+        time.sleep(0.1)
+
+
+def precache_version(base: str) -> str:
+    with urllib.request.urlopen(f"{base}/precache.js", timeout=10) as response:
+        module = response.read().decode()
+    return module.split('VERSION = "', 1)[1].split('"', 1)[0]
+
+
+def test_a_tournament_and_a_match_open_offline_after_one_online_visit(
+        phone: Any, server: Server) -> None:
+    tournament = server.post("/api/v1/tournaments", {
+        "name": "Offline cup", "game": "tschau-sepp", "rounds": 2, "table_size": 4})
+    for name in ("Ann", "Ben", "Cid", "Dora"):
+        server.post(f"/api/v1/tournaments/{tournament['id']}/players", {"name": name},
+                    tournament["token"])
+    match = server.post("/api/v1/matches", {"game": "tschau-sepp", "players": ["Ann", "Ben"]})
+    page = phone.page
+    phone.open("#/")
+    phone.wait_for_service_worker()
+    screens = {
+        f"#/t/{tournament['id']}": page.get_by_role("heading", name="Offline cup"),
+        f"#/t/{tournament['id']}/board": page.locator(".projector-standings"),
+        f"#/m/{match['id']}/standings": page.locator(".standings"),
+    }
+    for route, shown in screens.items():
+        phone.open(route)
+        expect(shown).to_be_visible()
+
+    phone.context.set_offline(True)
+    for route, shown in screens.items():
+        page.goto(f"{server.base}/{route}")
+        page.reload()
+        page.wait_for_selector("body[data-ready]")
+        expect(shown).to_be_visible()
+        expect(page.locator("#net")).to_have_text("Offline")
+
+
+def test_a_printable_export_opens_as_itself_under_the_service_worker(
+        phone: Any, server: Server) -> None:
+    tournament = server.post("/api/v1/tournaments", {
+        "name": "Print night", "game": "tschau-sepp", "rounds": 1, "table_size": 4})
+    phone.open("#/")
+    phone.wait_for_service_worker()
+    phone.page.goto(f"{server.base}/api/v1/tournaments/{tournament['id']}/export?format=html")
+    expect(phone.page.locator("body")).to_contain_text("Print night")
+    assert phone.page.locator("#app").count() == 0
+
+
+@pytest.fixture(scope="module")
+def editable_app(tmp_path_factory: pytest.TempPathFactory,
+                 serve: ServerFactory) -> Iterator[tuple[Server, Path]]:
+    """A server of its own, serving a copy of the app that a test may change."""
+    workdir = tmp_path_factory.mktemp("editable")
+    pwa = workdir / "pwa"
+    shutil.copytree(REPO_ROOT / "pwa", pwa)
+    with serve(workdir, f"sqlite+aiosqlite:///{workdir / 'app.db'}",
+               {"TAFELRUNDE_PWA_DIR": str(pwa)}) as base:
+        yield Server(base), pwa
+
+
+def test_a_changed_file_becomes_the_new_version_and_the_outbox_survives_it(
+        browser: Any, editable_app: tuple[Server, Path]) -> None:
+    server, pwa = editable_app
+    made = server.post("/api/v1/matches", {"game": "tschau-sepp", "players": ["Ann", "Ben"]})
+    with phone_in_use(browser, server) as phone:
+        page = phone.page
+        phone.open(f"#/m/{made['id']}?t={made['token']}")
+        phone.wait_for_service_worker()
+        first = versions(page)
+        assert first == [precache_version(server.base)]
+
+        # The server refuses nothing, but no round gets through until the end of the test.
+        phone.context.route("**/api/v1/matches/*/rounds", lambda route: route.abort())
+        page.locator("[data-path=winner] [data-value='0']").click()
+        page.get_by_role("radio", name="Points").click()
+        page.get_by_label("Penalty points of Ben").fill("12")
+        page.get_by_role("button", name="Save round").click()
+        expect(page.locator(".pending-round")).to_have_text("Round 1: waiting to be sent")
+
+        strings = pwa / "i18n" / "en.json"
+        strings.write_text(strings.read_text(encoding="utf-8").replace(
+            '"Save round"', '"Record round"'), encoding="utf-8")
+        changed = precache_version(server.base)
+        assert changed not in first
+
+        page.reload()  # the browser checks for a new worker; this page is still the old version
+        page.wait_for_selector("body[data-ready]")
+        expect(page.get_by_role("button", name="Save round")).to_be_visible()
+        wait_for_versions(page, [changed])
+
+        # The next screen opened loads the new version whole.
+        page.get_by_role("link", name="History").click()
+        page.wait_for_selector("body[data-ready]")
+        page.get_by_role("link", name="Enter").click()
+        expect(page.get_by_role("button", name="Record round")).to_be_visible()
+        expect(page.locator(".pending-round")).to_have_text("Round 1: waiting to be sent")
+        assert server.get(f"/api/v1/matches/{made['id']}")["rounds"] == []
+
+        phone.context.unroute("**/api/v1/matches/*/rounds")
+        phone.context.set_offline(True)
+        phone.context.set_offline(False)  # 'online': the page sends what waits
+        expect(page.locator(".pending-round")).to_have_count(0, timeout=15000)
+    rounds = server.get(f"/api/v1/matches/{made['id']}")["rounds"]
+    assert [r["entry"]["penalty"] for r in rounds] == [[0, 12]]
