@@ -3,12 +3,12 @@ worker by the server itself.
 
 ``/precache.js`` is a module this server writes from the folder it serves: the path of every file
 of the app (all but the service worker itself) and a version made from all their contents. The
-service worker (``pwa/sw.js``) imports it statically, and a browser's update check compares every
-script a module worker imports, byte for byte. So nobody keeps a list or bumps a version: add,
-change or remove any file and the next update check finds a different ``precache.js``, installs
-the new worker, which fetches every file again into a cache named after the new version. The
-folder may be the repository's ``pwa/`` or the copy installed with the package: it is read the
-same way, when asked, so a file edited while the server runs counts at once too.
+service worker (``pwa/sw.js``) imports it, and the server sends the worker with a last line
+naming that version. So nobody keeps a list or bumps a version: add, change or remove any file
+and the browser's next update check finds a different worker, installs it, and it fetches every
+file again into a cache named after the new version. The folder may be the repository's ``pwa/``
+or the copy installed with the package: it is read the same way, when asked, so a file edited
+while the server runs counts at once too.
 
 Every file is answered with ``Cache-Control: no-cache`` and an ``ETag`` made from its content; a
 request whose ``If-None-Match`` names that tag gets 304 Not Modified without a body. Why not a
@@ -30,6 +30,7 @@ from typing import Any
 from litestar import get
 from litestar.datastructures import CacheControlHeader, Headers, MutableScopeHeaders
 from litestar.enums import ScopeType
+from litestar.exceptions import NotFoundException
 from litestar.middleware import DefineMiddleware
 from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
@@ -85,17 +86,34 @@ class AppFiles:
                 found[relative] = digest
         return found
 
+    def version(self) -> str:
+        """A name for this state of the app, made from every file's path and content."""
+        listing = self.listing()
+        made = hashlib.sha256("".join(
+            f"{path}\0{digest}\n" for path, digest in listing.items()).encode()).hexdigest()
+        return f"tafelrunde-{made[:DIGEST_CHARS]}"
+
     def precache_module(self) -> str:
         """The module the service worker imports: its cache's version and the files to fetch."""
-        listing = self.listing()
-        version = hashlib.sha256("".join(
-            f"{path}\0{digest}\n" for path, digest in listing.items()).encode()).hexdigest()
-        files = [path for path in listing if path not in {SERVICE_WORKER, PRECACHE_MODULE}]
+        files = [path for path in self.listing() if path not in {SERVICE_WORKER, PRECACHE_MODULE}]
         return (
             "// Written by the server (api/pwa.py) from the app's files, whenever asked.\n"
-            f"export const VERSION = {json.dumps('tafelrunde-' + version[:DIGEST_CHARS])};\n"
+            f"export const VERSION = {json.dumps(self.version())};\n"
             f"export const FILES = {json.dumps(files, indent=1)};\n"
         )
+
+    def service_worker(self) -> str | None:
+        """``sw.js`` as it is, with a last line naming the version, or None without one.
+
+        Why the line: a browser's update check compares the worker and every module it imports,
+        but chromium did not start a new worker whose only change was in an imported module
+        ("ServiceWorker cannot be started"); with the worker itself changing whenever any file
+        does, every update takes the path of a changed worker, which works.
+        """
+        if self.digest(SERVICE_WORKER) is None:
+            return None
+        source = (self.root / SERVICE_WORKER).read_text(encoding="utf-8")
+        return f"{source.rstrip()}\n// {self.version()}: written by the server (api/pwa.py)\n"
 
 
 def entity_tag_matches(if_none_match: str, tag: str) -> bool:
@@ -147,7 +165,7 @@ def not_modified(tag: str, relative: str) -> Message:
 
 
 def pwa_routes(pwa_dir: Path) -> list[Any]:
-    """The app at ``/`` from ``pwa_dir``, and the service worker's ``/precache.js``."""
+    """The app at ``/`` from ``pwa_dir``, its service worker and the worker's ``/precache.js``."""
     files = AppFiles(pwa_dir)
 
     @get(f"/{PRECACHE_MODULE}", include_in_schema=False, media_type="text/javascript",
@@ -155,7 +173,15 @@ def pwa_routes(pwa_dir: Path) -> list[Any]:
     async def precache() -> str:
         return files.precache_module()
 
-    return [precache, create_static_files_router(
+    @get(f"/{SERVICE_WORKER}", include_in_schema=False, media_type="text/javascript",
+         cache_control=CacheControlHeader(no_cache=True), name="service-worker")
+    async def service_worker() -> str:
+        worker = files.service_worker()
+        if worker is None:
+            raise NotFoundException(f"This app has no {SERVICE_WORKER}.")
+        return worker
+
+    return [precache, service_worker, create_static_files_router(
         path="/", directories=[pwa_dir], html_mode=True, include_in_schema=False, name="pwa",
         middleware=[DefineMiddleware(Revalidation, files=files)],
     )]

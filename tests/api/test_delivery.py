@@ -167,6 +167,28 @@ async def test_any_change_to_the_files_changes_the_version_and_the_list(
     assert (await precache(client))[0] != edited
 
 
+async def test_the_worker_itself_changes_with_any_file_of_the_app(
+        client: Client, app_dir: Path) -> None:
+    """Its last line names the version: chromium installs an update reliably only when the
+    worker itself changed, not just a module it imports."""
+    source = (app_dir / "sw.js").read_text(encoding="utf-8")
+    version, _ = await precache(client)
+    worker = await client.get("/sw.js")
+    assert worker.headers["content-type"].startswith("text/javascript")
+    assert worker.headers["cache-control"] == "no-cache"
+    assert worker.text.startswith(source.rstrip())
+    assert worker.text.endswith(f"\n// {version}: written by the server (api/pwa.py)\n")
+
+    (app_dir / "i18n" / "en.json").write_text('{"app.home": "Home"}', encoding="utf-8")
+    changed, _ = await precache(client)
+    assert changed != version
+    assert (await client.get("/sw.js")).text.endswith(f"// {changed}: written by the server "
+                                                     "(api/pwa.py)\n")
+
+    (app_dir / "sw.js").unlink()
+    assert (await client.get("/sw.js")).status_code == 404
+
+
 def test_hidden_files_and_paths_out_of_the_folder_are_not_the_apps(app_dir: Path) -> None:
     (app_dir / ".draft.js").write_text("x", encoding="utf-8")
     (app_dir / ".cache").mkdir()
