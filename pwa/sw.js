@@ -1,8 +1,8 @@
 // Service worker: the app from a cache named after its version, API reads network-first with the
 // last answer as fallback, writes never cached; background sync replays the outbox.
 // precache.js is written by the server from the app's files (api/pwa.py): every file and a version
-// made from their contents. Importing it statically makes any changed file change this worker for
-// the browser's update check, so a new version installs without anyone bumping a number.
+// made from their contents. The server also ends this file with a line naming that version, so any
+// changed file changes the worker and the browser installs the new one: no number to bump.
 import { FILES, VERSION } from './precache.js';
 import { OFFLINE_PROBLEM } from './js/api.js';
 import { replay } from './js/outbox.js';
@@ -12,6 +12,9 @@ import { replay } from './js/outbox.js';
 const ANSWERS = 'tafelrunde-answers';
 const SHELL = 'index.html';
 const APP_PAGES = new Set(['/', '/index.html']);
+// Every match screen needs the games' descriptions, and the page keeps them once read: read
+// before this worker took over, they would never reach its cache.
+const GAMES = '/api/v1/games';
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
@@ -19,6 +22,8 @@ self.addEventListener('install', (event) => {
     // Past the HTTP cache (a 304 keeps it cheap): a copy cached before the change must not be
     // stored under the new version.
     await cache.addAll(FILES.map((file) => new Request(file, { cache: 'no-cache' })));
+    // Best effort: the app itself is installed either way, and the page reads them again online.
+    await (await caches.open(ANSWERS)).add(GAMES).catch(() => {});
     await self.skipWaiting();
   })());
 });
@@ -42,7 +47,8 @@ async function networkFirst(request) {
     if (response.ok) await cache.put(request, response.clone());
     return response;
   } catch {
-    const cached = await cache.match(request);
+    // An answer in another language (Vary: Accept-Language) is better than none offline.
+    const cached = (await cache.match(request)) || (await cache.match(request, { ignoreVary: true }));
     if (cached) return cached;
     // The page shows its own words for this (api.js turns it into Unreachable).
     return new Response(JSON.stringify({ type: OFFLINE_PROBLEM, title: 'Offline', status: 503 }),

@@ -54,10 +54,14 @@ def test_a_tournament_and_a_match_open_offline_after_one_online_visit(
     page = phone.page
     phone.open("#/")
     phone.wait_for_service_worker()
+    # Read by every match screen, and kept by the page once read: the worker fetches them itself.
+    assert f"{server.base}/api/v1/games" in page.evaluate(
+        "async () => (await (await caches.open('tafelrunde-answers')).keys()).map(r => r.url)")
     screens = {
         f"#/t/{tournament['id']}": page.get_by_role("heading", name="Offline cup"),
         f"#/t/{tournament['id']}/board": page.locator(".projector-standings"),
-        f"#/m/{match['id']}/standings": page.locator(".standings"),
+        # Not just .standings: the tournament screens have a table of that class too.
+        f"#/m/{match['id']}/standings": page.locator(".match-head + div table.standings"),
     }
     for route, shown in screens.items():
         phone.open(route)
