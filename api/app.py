@@ -15,6 +15,7 @@ from litestar.types import Message, Scope
 from sqlalchemy import text
 
 from api import openapi
+from api.app_files import pwa_routes
 from api.bodies import StrictRequest
 from api.boundary import Boundary, allowed_methods
 from api.compression import compression_config
@@ -36,7 +37,6 @@ from api.problems import (
     too_deep_handler,
     unexpected_exception_handler,
 )
-from api.pwa import pwa_routes
 from api.ratelimit import FailedTokenLimit, trusted_proxy_headers
 from api.settings import Settings
 from api.tournaments.controllers import TournamentController

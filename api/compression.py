@@ -18,8 +18,8 @@ Decisions:
 - Entity tags are left as they are: the same tag for the plain and the compressed bytes. A
   match's ``ETag`` is its version (``"7"``, the HTTP contract) and names the state that
   ``If-Match`` protects, not a byte sequence; the app's files are tagged by the hash of their
-  content (``api.pwa``). RFC 9110 asks for a different strong tag per content coding so that a
-  cache can never splice byte ranges of two codings together; no answer of ours takes a range
+  content (``api.app_files``). RFC 9110 asks for a different strong tag per content coding so
+  that a cache can never splice byte ranges of two codings together; no answer of ours takes a range
   request, so that cannot happen, and ``If-Match`` keeps working with the tag a client was given.
 """
 

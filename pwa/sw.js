@@ -1,8 +1,9 @@
 // Service worker: the app from a cache named after its version, API reads network-first with the
 // last answer as fallback, writes never cached; background sync replays the outbox.
-// precache.js is written by the server from the app's files (api/pwa.py): every file and a version
-// made from their contents. The server also ends this file with a line naming that version, so any
-// changed file changes the worker and the browser installs the new one: no number to bump.
+// precache.js is written by the server from the app's files (api/app_files.py): every file and a
+// version made from their contents. The server also ends this file with a line naming that
+// version, so any changed file changes the worker and the browser installs the new one: no number
+// to bump.
 import { FILES, VERSION } from './precache.js';
 import { OFFLINE_PROBLEM } from './js/api.js';
 import { replay } from './js/outbox.js';

@@ -14,8 +14,8 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from api.app import create_app
+from api.app_files import AppFiles
 from api.compression import accepts_gzip
-from api.pwa import AppFiles
 from api.settings import REPO_ROOT, Settings
 
 Client = AsyncTestClient[Litestar]
@@ -177,13 +177,13 @@ async def test_the_worker_itself_changes_with_any_file_of_the_app(
     assert worker.headers["content-type"].startswith("text/javascript")
     assert worker.headers["cache-control"] == "no-cache"
     assert worker.text.startswith(source.rstrip())
-    assert worker.text.endswith(f"\n// {version}: written by the server (api/pwa.py)\n")
+    assert worker.text.endswith(f"\n// {version}: written by the server (api/app_files.py)\n")
 
     (app_dir / "i18n" / "en.json").write_text('{"app.home": "Home"}', encoding="utf-8")
     changed, _ = await precache(client)
     assert changed != version
     assert (await client.get("/sw.js")).text.endswith(f"// {changed}: written by the server "
-                                                     "(api/pwa.py)\n")
+                                                     "(api/app_files.py)\n")
 
     (app_dir / "sw.js").unlink()
     assert (await client.get("/sw.js")).status_code == 404

@@ -137,6 +137,10 @@ def test_the_installed_app_is_served_at_the_root(served: str) -> None:
     assert page.status_code == 200
     assert page.text == (REPO_ROOT / "pwa" / "index.html").read_text(encoding="utf-8")
     assert httpx.get(f"{served}/sw.js", timeout=10).status_code == 200
+    # The service worker's list of files is written from the installed copy of the app.
+    precache = httpx.get(f"{served}/precache.js", timeout=10).text
+    assert '"js/tournaments/dashboard.js"' in precache
+    assert '"index.html"' in precache
 
 
 def test_a_round_is_played_against_the_installed_server(served: str) -> None:

@@ -97,7 +97,7 @@ class AppFiles:
         """The module the service worker imports: its cache's version and the files to fetch."""
         files = [path for path in self.listing() if path not in {SERVICE_WORKER, PRECACHE_MODULE}]
         return (
-            "// Written by the server (api/pwa.py) from the app's files, whenever asked.\n"
+            "// Written by the server (api/app_files.py) from the app's files, whenever asked.\n"
             f"export const VERSION = {json.dumps(self.version())};\n"
             f"export const FILES = {json.dumps(files, indent=1)};\n"
         )
@@ -113,7 +113,7 @@ class AppFiles:
         if self.digest(SERVICE_WORKER) is None:
             return None
         source = (self.root / SERVICE_WORKER).read_text(encoding="utf-8")
-        return f"{source.rstrip()}\n// {self.version()}: written by the server (api/pwa.py)\n"
+        return f"{source.rstrip()}\n// {self.version()}: written by the server (api/app_files.py)\n"
 
 
 def entity_tag_matches(if_none_match: str, tag: str) -> bool:
