@@ -2,7 +2,6 @@
 // longest prefix of the error's path (`captured[2][5]` lands on the pile `captured[2]`); what has
 // no such element is listed at the top of the form.
 import { h } from './dom.js';
-import { explain } from './i18n.js';
 
 function covers(fieldPath, errorPath) {
   return errorPath === fieldPath || errorPath.startsWith(`${fieldPath}[`)
@@ -27,10 +26,10 @@ export function showErrors(form, errors, detail) {
     const input = target.matches('input, select') ? target : target.querySelector('input, select');
     (input || target).setAttribute('aria-invalid', 'true');
     target.after(h('p', { class: 'field-error', role: 'alert', 'data-error-path': path },
-      explain(error)));
+      error.message));
   }
   if (general.length || (!errors.length && detail)) {
-    const messages = general.length ? general.map(explain) : [detail];
+    const messages = general.length ? general.map((error) => error.message) : [detail];
     form.prepend(h('div', { class: 'field-error form-errors', role: 'alert' },
       messages.map((m) => h('p', {}, m))));
   }

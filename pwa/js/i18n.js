@@ -77,7 +77,3 @@ export function t(key, params = {}) {
   });
 }
 
-/** An API problem entry or a reason: translated by code + params, else the API's own message. */
-export function explain(item) {
-  return has(`code.${item.code}`) ? t(`code.${item.code}`, item.params || {}) : item.message;
-}

@@ -2,7 +2,7 @@
 // the round-by-round sheet, and error pages for unknown or private matches.
 import { Problem, game as loadGame, getMatch } from './api.js';
 import { h, replace } from './dom.js';
-import { explain, number, t } from './i18n.js';
+import { number, t } from './i18n.js';
 import { gameModule } from './games/index.js';
 import { rememberMatch, writeToken } from './store.js';
 
@@ -30,9 +30,6 @@ export function header(view, active) {
       href, 'aria-current': key === active ? 'page' : null }, t(`nav.${key}`)))));
 }
 
-/** A standings row's name; the solo AI's side has no player, so the app names it in its language. */
-export const sideName = (match, row) => (row.team == null && !match.players[row.seat] ? t('sc.ai') : row.name);
-
 export function standingsTable(match) {
   const rows = match.standings;
   const columns = rows.length ? Object.keys(rows[0]).filter((k) => !FIXED.has(k)) : [];
@@ -42,7 +39,7 @@ export function standingsTable(match) {
       h('th', { scope: 'col' }, t('standings.name')),
       columns.map((c) => h('th', { scope: 'col', class: 'num' }, t(`total.${c}`))))),
     h('tbody', {}, rows.map((row) => h('tr', { 'data-rank': row.rank },
-      h('td', {}, `${row.rank}.`), h('th', { scope: 'row' }, sideName(match, row)),
+      h('td', {}, `${row.rank}.`), h('th', { scope: 'row' }, row.name),
       columns.map((c) => h('td', { class: 'num', 'data-total': c }, number(row[c])))))));
 }
 
@@ -73,7 +70,7 @@ export function problemText(error) {
     if (error.status === 404) return t('error.not_found');
     if (error.status === 401 || error.status === 403) return t('error.private');
     if (error.status === 412) return t('error.stale');
-    if (error.errors.length) return error.errors.map(explain).join(' ');
+    if (error.errors.length) return error.errors.map((item) => item.message).join(' ');
     return error.message || t('error.http', { status: error.status });
   }
   return t('error.offline');

@@ -3,21 +3,30 @@
 A phone set to Swiss German, French or Italian starts the app in its language, plays a Sea Change
 match with a deliberate typo through to the winner, and on every screen on the way (start, new
 match, entry, the error at the field, the winner) no English shows: neither in the visible text
-nor in what a screen reader says (aria-label, title, placeholder, alt). Every API request of the
-phone asks for its language. The language picker switches and remembers; plural forms and
-numbers follow the reader's language and region.
+nor in what a screen reader says (aria-label, title, placeholder, alt). The same for a tournament
+round: new tournament, dashboard, table cards, projector board, player view, entering and
+confirming at the table. Every API request of the phone asks for its language. The language
+picker switches and remembers; plural forms and numbers follow the reader's language and region.
 
-How English is found: every string of the English catalogue whose translation differs is cut at
-its placeholders into fragments (“{n} rounds played” → “rounds played”); a fragment that also
-occurs in the target language's catalogue (French “Table”) is not evidence and is dropped. Text
-marked with another language (the picker's “English”, lang="en") is the one place English belongs.
+How English is found, from two sources:
+- the app's own words: every string of the English catalogue whose translation differs is cut at
+  its placeholders into fragments (“{n} rounds played” → “rounds played”); a fragment that also
+  occurs in the target language's catalogue (French “Table”) is not evidence and is dropped;
+- the API's words: what the API says in English (problem titles, details and messages, reasons,
+  option labels, help and choices of GET /games) for the very requests the screen shows, asked
+  again with Accept-Language: en; each that differs from its answer in the target language must
+  not appear.
+Text marked with another language (the picker's “English”, lang="en") is the one place English
+belongs.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import urllib.error
 import urllib.parse
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -36,24 +45,23 @@ PHONES = {"de": "de-CH", "fr": "fr-CH", "it": "it-CH"}
 PLACEHOLDER = re.compile(r"\{\w+\}")
 
 # What a person reads or hears on the page, with the language each piece is marked in.
-WORDS = """(root) => {
-  const top = document.querySelector(root);
+WORDS = """() => {
   const found = [];
   const langOf = (el) => el.closest('[lang]')?.getAttribute('lang') || '';
-  const walker = document.createTreeWalker(top, NodeFilter.SHOW_TEXT);
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
     if (!el || el.closest('script, style, noscript, template, [hidden]')) continue;
     if (node.textContent.trim()) found.push([node.textContent.trim(), langOf(el)]);
   }
   const attributes = ['aria-label', 'title', 'placeholder', 'alt', 'aria-description'];
-  for (const el of top.querySelectorAll(attributes.map((a) => `[${a}]`).join(','))) {
+  for (const el of document.querySelectorAll(attributes.map((a) => `[${a}]`).join(','))) {
     for (const name of attributes) {
       const value = el.getAttribute(name);
       if (value && value.trim()) found.push([value.trim(), langOf(el)]);
     }
   }
-  if (top === document.body) found.push([document.title, document.documentElement.lang]);
+  found.push([document.title, document.documentElement.lang]);
   return found;
 }"""
 
@@ -84,13 +92,52 @@ def english_fragments(lang: str) -> list[re.Pattern[str]]:
     return [re.compile(rf"(?<!\w){re.escape(piece)}(?!\w)") for piece in sorted(suspects)]
 
 
-def english_on_screen(page: Any, lang: str, root: str = "body") -> list[str]:
-    """English found on the page (or in `root`), and anything cut off because a translation is
-    longer."""
+def english_on_screen(page: Any, lang: str, api_english: frozenset[str] = frozenset()) -> list[str]:
+    """English found on the page, from the app or the API (`api_english`), and anything cut off
+    because a translation is longer."""
     patterns = english_fragments(lang)
-    english = {f"{pattern.pattern} in {text!r}" for text, marked in page.evaluate(WORDS, root)
-               if marked in ("", lang) for pattern in patterns if pattern.search(text)}
+    shown = [text for text, marked in page.evaluate(WORDS) if marked in ("", lang)]
+    english = {f"{pattern.pattern} in {text!r}" for text in shown
+               for pattern in patterns if pattern.search(text)}
+    english |= {f"the API's {said!r}" for said in api_english for text in shown if said in text}
     return sorted(english) + page.evaluate(CUT_OFF)
+
+
+# Where the API's answers carry words a person reads.
+WORDED = {"title", "detail", "message", "label", "description", "default_rule"}
+
+
+def said(answer: Any) -> set[str]:
+    """Every word-carrying string of an API answer (choice labels included)."""
+    if isinstance(answer, list):
+        return {text for item in answer for text in said(item)}
+    if not isinstance(answer, dict):
+        return set()
+    found = {value for key, value in answer.items() if key in WORDED and isinstance(value, str)}
+    found |= set((answer.get("choice_labels") or {}).values())
+    return found | {text for key, value in answer.items() if key not in WORDED
+                    for text in said(value)}
+
+
+def ask(server: Server, path: str, lang: str, body: Any = None, token: str | None = None) -> Any:
+    """The API's answer (or problem) to a request in `lang`; a refused write changes nothing."""
+    request = urllib.request.Request(
+        f"{server.base}/api/v1{path}", method="GET" if body is None else "POST",
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Accept-Language": lang, "Content-Type": "application/json",
+                 **({"Authorization": f"Bearer {token}"} if token else {})})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+    except urllib.error.HTTPError as refused:
+        return json.load(refused)
+
+
+def api_english(server: Server, lang: str, path: str, body: Any = None,
+                token: str | None = None) -> frozenset[str]:
+    """What the API says in English to this request and says otherwise in `lang`."""
+    return frozenset(said(ask(server, path, "en", body, token))
+                     - said(ask(server, path, lang, body, token)))
 
 
 def words(lang: str, key: str, **params: Any) -> str:
@@ -120,7 +167,7 @@ def local_phone(browser: Any, server: Server, lang: str) -> Iterator[Phone]:
 
 
 def test_a_match_is_played_with_a_typo_to_the_winner_without_a_word_of_english(
-        local_phone: Phone, lang: str) -> None:
+        server: Server, local_phone: Phone, lang: str) -> None:
     page = local_phone.page
     sent = requests_of(local_phone)
     local_phone.open("#/")
@@ -129,6 +176,10 @@ def test_a_match_is_played_with_a_typo_to_the_winner_without_a_word_of_english(
 
     page.get_by_role("link", name=words(lang, "start.new"), exact=True).click()
     page.click("[data-value=sea-change]")
+    expect(page.locator("#opt-target_vp")).to_be_visible()
+    games = api_english(server, lang, "/games")
+    assert games, "the API said nothing about the games in English to compare with"
+    assert english_on_screen(page, lang, games) == []
     page.get_by_role("button", name=words(lang, "new.add_player")).click()
     for seat, name in enumerate(["Anna", "Ben", "Cid"]):
         page.get_by_label(words(lang, "new.player_n", n=seat + 1), exact=True).fill(name)
@@ -136,25 +187,33 @@ def test_a_match_is_played_with_a_typo_to_the_winner_without_a_word_of_english(
     page.get_by_role("button", name=words(lang, "new.start")).click()
 
     expect(page.locator("form.entry-form")).to_be_visible()
+    match = page.url.split("#/m/")[1].split("/")[0]
     page.click("[data-path=final_trump] [data-value=yellow]")
     page.get_by_label(words(lang, "sc.score_of", name="Anna"), exact=True).fill("3")
     page.get_by_label(words(lang, "sc.score_of", name="Ben"), exact=True).fill("3")
     cid = page.get_by_label(words(lang, "sc.score_of", name="Cid"), exact=True)
     expect(cid).to_have_value("2")  # filled in from the checksum, 8 with three players
     page.click("[data-path=trump_zero] [data-value='1']")
-    assert english_on_screen(page, lang) == []
+    assert english_on_screen(page, lang, games) == []
 
     cid.fill("4")  # the typo: the round adds up to 10
     page.get_by_role("button", name=words(lang, "sheet.save")).click()
     error = page.locator("[data-error-path=scores]")
     expect(error).to_contain_text("10")
-    assert english_on_screen(page, lang) == []
+    token = page.evaluate("(id) => JSON.parse(localStorage['tafelrunde.tokens'])[id].token", match)
+    typo = {"final_trump": "yellow", "scores": [3, 3, 4], "trump_zero": 1}
+    refused = api_english(server, lang, f"/matches/{match}/rounds", typo, token)
+    assert refused, "the API said nothing about the typo in English to compare with"
+    assert english_on_screen(page, lang, refused) == []
 
     cid.fill("2")
     page.get_by_role("button", name=words(lang, "sheet.save")).click()
     expect(page.locator("#winner-names")).to_have_text(words(lang, "winner.single", names="Ben"))
-    expect(page.locator("#winner-reason")).to_contain_text("Ben")
-    assert english_on_screen(page, lang) == []
+    reason = api_english(server, lang, f"/matches/{match}", token=token)
+    assert reason, "the API gave no reason in English to compare with"
+    expect(page.locator("#winner-reason")).to_have_text(
+        ask(server, f"/matches/{match}", lang, token=token)["reason"]["message"])
+    assert english_on_screen(page, lang, reason) == []
 
     assert sent, "the phone made no API request"
     for url, headers in sent:
@@ -170,6 +229,8 @@ def test_a_tournament_round_reads_in_the_language_from_registration_to_confirmat
     local_phone.open("#/t/new")
     page.get_by_label(words(lang, "tt.name")).fill("Jassabend")
     page.click("[data-path=game] [data-value=tschau-sepp]")
+    expect(page.locator("#opt-table")).to_be_visible()
+    assert english_on_screen(page, lang, api_english(server, lang, "/games")) == []
     page.fill("#tt-rounds", "1")
     page.fill("#opt-games", "1")
     page.select_option("#opt-table", "count")
@@ -195,19 +256,43 @@ def test_a_tournament_round_reads_in_the_language_from_registration_to_confirmat
     expect(page.locator("#my-table")).to_be_visible()
     assert english_on_screen(page, lang) == []
 
+    match = link.split("#/m/")[1].split("?")[0]
+    token = urllib.parse.parse_qs(link.split("?")[1])["t"][0]
     with phone_in_use(browser, server, PHONES[lang]) as table, \
             phone_in_use(browser, server, PHONES[lang]) as neighbour:
         table.page.goto(link)
         table.page.click("[data-path=winner] [data-value='0']")
         table.page.get_by_role("button", name=words(lang, "sheet.save")).click()
         expect(table.page.locator("#table-waiting")).to_have_text(words(lang, "tt.other_phone"))
-        assert english_on_screen(table.page, lang, ".confirm-panel") == []
+        reason = api_english(server, lang, f"/matches/{match}", token=token)
+        assert reason, "the API gave no reason in English to compare with"
+        assert english_on_screen(table.page, lang, reason) == []
         neighbour.page.goto(link)
         neighbour.page.get_by_role("button", name=words(lang, "tt.confirm_result")).click()
         expect(neighbour.page.locator("#table-confirmed")).to_have_text(words(lang, "tt.confirmed"))
-        assert english_on_screen(neighbour.page, lang, ".confirm-panel") == []
+        assert english_on_screen(neighbour.page, lang, reason) == []
     page.get_by_role("link", name=words(lang, "tt.nav.overview")).click()
     expect(page.locator("#round-line")).to_have_text(words(lang, "tt.finished", n=1))
+    assert english_on_screen(page, lang) == []
+
+
+@pytest.mark.parametrize(("faces", "names"), [
+    ("swiss", {"de": ("Rosen", "Eicheln-Under"), "fr": ("Roses", "Under de Glands"),
+               "it": ("Rose", "Under di Ghiande")}),
+    ("french", {"de": ("Herz", "Kreuz-Bube"), "fr": ("Cœur", "Valet de Trèfle"),
+                "it": ("Cuori", "Fante di Fiori")}),
+])
+def test_jass_cards_are_named_as_the_deck_on_the_table_is_printed(
+        server: Server, local_phone: Phone, lang: str, faces: str,
+        names: dict[str, tuple[str, str]]) -> None:
+    made = server.post("/api/v1/matches", {"game": "tschau-sepp", "players": ["Anna", "Ben"],
+                                           "options": {"card_faces": faces}})
+    local_phone.open(f"#/m/{made['id']}?t={made['token']}")
+    page = local_phone.page
+    page.click("[data-path=winner] [data-value='0']")
+    suit, card = names[lang]
+    expect(page.get_by_role("group", name=suit, exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name=card, exact=True)).to_be_visible()
     assert english_on_screen(page, lang) == []
 
 

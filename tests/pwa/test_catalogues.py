@@ -30,7 +30,7 @@ ONE_MEANS_ONE = {"de", "en", "it"}
 # these languages use as they are.
 SAME_AS_ENGLISH = {
     "de": {"app.offline", "nav.home", "standings.name", "tt.player_name", "share.export_title",
-           "option.sea-change.teams", "ss.saboteur", "ts.swiss.short.koenig",
+           "ss.saboteur", "ts.swiss.short.koenig",
            "ts.french.short.koenig"},
     "fr": {"new.options", "sc.mode.points", "ts.mode.points", "total.points", "tt.points",
            "tt.tiebreak.points", "tt.tables", "tt.table_n", "tt.table", "tt.exports",

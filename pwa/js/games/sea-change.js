@@ -17,7 +17,9 @@ export function sides(match) {
     return teams.map((seats) => ({ seats, name: seats.map((s) => match.players[s].name).join(' & ') }));
   }
   if (match.players.length === 1) {
-    return [{ seats: [0], name: match.players[0].name }, { seats: [], name: t('sc.ai') }];
+    // The AI's side is named by the API, in the request's language, like every standings line.
+    const ai = match.standings.find((row) => row.player === false);
+    return [{ seats: [0], name: match.players[0].name }, { seats: [], name: ai.name }];
   }
   return match.players.map((p) => ({ seats: [p.seat], name: p.name }));
 }

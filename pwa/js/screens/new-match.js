@@ -1,5 +1,6 @@
 // New match: the game, the players in seating order (names remembered on this device; ↑/↓ move
-// a player), and the game's options with their defaults and one line explaining each. Options
+// a player), and the game's options with their defaults and one line explaining each (labels,
+// help and choice names as GET /games says them in the app's language). Options
 // whose `available` condition fails for the current players or options are hidden and not sent.
 // Decision: only options the user changed from the shown default are sent, so the API fills the
 // rest (defaults that depend on the players stay right when the player count changes).
@@ -55,7 +56,7 @@ function optionField(spec, form) {
   const { game: g, options, players, redraw } = form;
   const path = `options.${spec.name}`;
   const id = `opt-${spec.name}`;
-  const label = has(`option.${g.id}.${spec.name}`) ? t(`option.${g.id}.${spec.name}`) : spec.name;
+  const { label } = spec;
   const explain = h('p', { class: 'hint', id: `${id}-hint` }, spec.description,
     spec.default_rule && ` ${t('new.default_rule', { rule: spec.default_rule })}`);
   const value = options[spec.name] ?? spec.default;
@@ -70,7 +71,7 @@ function optionField(spec, form) {
     control = h('select', { id, 'aria-describedby': `${id}-hint`, onchange: (e) => set(e.target.value) },
       spec.default == null && h('option', { value: '' }, '—'),
       (spec.choices || []).map((c) => h('option', { value: c, selected: c === value },
-        has(`choice.${c}`) ? t(`choice.${c}`) : c)));
+        spec.choice_labels?.[c] ?? c)));
   } else if (spec.kind === 'int') {
     control = h('input', { id, type: 'number', inputmode: 'numeric', min: spec.minimum, max: spec.maximum,
       value: value == null ? '' : String(value), placeholder: spec.default_rule ? t('new.automatic') : '',
@@ -90,7 +91,7 @@ function optionField(spec, form) {
       h('button', { type: 'button', 'aria-pressed': String(picked.has(c)), onclick: () => {
         if (picked.has(c)) picked.delete(c); else picked.add(c);
         set([...picked]);
-      } }, has(`sc.suit.${c}`) ? t(`sc.suit.${c}`) : c)));
+      } }, spec.choice_labels?.[c] ?? (has(`sc.suit.${c}`) ? t(`sc.suit.${c}`) : c))));
     return h('div', { class: 'field', 'data-path': path }, h('span', { class: 'label' }, label), control, explain);
   } else if (spec.kind === 'values_by_rank') {
     const values = { ...(value || {}) };

@@ -4,7 +4,7 @@
 // pending and sent later. Also the correction of an earlier round (PUT with If-Match).
 import { Problem, call, guide as askGuide } from '../api.js';
 import { h, replace, toast } from '../dom.js';
-import { explain, t } from '../i18n.js';
+import { t } from '../i18n.js';
 import { clearErrors, showErrors } from '../form.js';
 import { dismiss, enqueue, onChange as onOutboxChange, pending, rejected, replay } from '../outbox.js';
 import { follow } from '../live.js';
@@ -49,7 +49,7 @@ export async function sheetScreen(root, id) {
         t('sheet.pending', { n: view.match.rounds.length + i + 1 }))),
       refused.map((item) => h('div', { class: 'rejected', role: 'alert' },
         h('p', {}, t('sheet.rejected'), ' ', item.problem.errors.length
-          ? item.problem.errors.map(explain).join(' ') : item.problem.detail),
+          ? item.problem.errors.map((error) => error.message).join(' ') : item.problem.detail),
         h('button', { type: 'button', class: 'secondary', onclick: async () => {
           await dismiss(item.seq);
           retry = item;

@@ -1,15 +1,14 @@
-// The winner screen: who won and why (the API's reason, translated by its code where we can),
-// final standings, and what to do next.
+// The winner screen: who won and why (the API's reason, in the app's language as the API says
+// it), final standings, and what to do next.
 import { h, replace } from '../dom.js';
-import { explain, t } from '../i18n.js';
+import { t } from '../i18n.js';
 import { goFromHere } from '../router.js';
-import { errorScreen, header, loadView, roundSheet, sideName, standingsTable } from '../match-view.js';
+import { errorScreen, header, loadView, roundSheet, standingsTable } from '../match-view.js';
 import { prepareRematch } from './new-match.js';
 import { exportLink } from './share.js';
 
 export function winnerNames(match) {
-  return match.standings.filter((row) => match.winners.includes(row.team ?? row.seat))
-    .map((row) => sideName(match, row));
+  return match.standings.filter((row) => match.winners.includes(row.team ?? row.seat)).map((row) => row.name);
 }
 
 export async function winnerScreen(root, id) {
@@ -24,7 +23,7 @@ export async function winnerScreen(root, id) {
       h('p', { class: 'trophy', 'aria-hidden': 'true' }, '★'),
       h('h2', { id: 'winner-names' }, t(names.length > 1 ? 'winner.shared' : 'winner.single',
         { names })),
-      match.reason && h('p', { class: 'reason', id: 'winner-reason' }, explain(match.reason)),
+      match.reason && h('p', { class: 'reason', id: 'winner-reason' }, match.reason.message),
       standingsTable(match)),
     h('section', { class: 'panel' }, h('h2', {}, t('sheet.rounds')), roundSheet(view)),
     h('section', { class: 'panel actions' },
