@@ -104,6 +104,13 @@ def test_no_value_is_empty_or_padded(lang: str) -> None:
     assert bad == []
 
 
+def test_french_punctuation_keeps_its_space_on_the_same_line() -> None:
+    """French puts a space before : ; ! ? — a no-break one, so the sign never starts a line."""
+    loose = [key for key, value in CATALOGUES["fr"].items() for text in forms(value).values()
+             if re.search(r" [:;!?]", text)]
+    assert loose == []
+
+
 @pytest.mark.parametrize("lang", OTHERS)
 def test_a_value_equals_the_english_one_only_where_the_word_is_the_same(lang: str) -> None:
     same = {key for key, value in CATALOGUES[lang].items() if value == ENGLISH[key]}
