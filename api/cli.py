@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import re
 import socket
 import sys
 from collections.abc import Sequence
@@ -53,6 +54,10 @@ def check(database_url: str) -> str | None:
     except CommandError as diff:  # includes "not up to date" and the autogenerate diff
         return str(diff)
     return None
+
+
+RUNNING = re.compile(r"Tafelrunde is running at (?P<base>http://\S+:(?P<port>\d+))/")
+"""The line ``serve`` prints once it listens; scripts that start a server read its port here."""
 
 
 def listen(host: str, port: int) -> socket.socket:

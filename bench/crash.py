@@ -8,7 +8,10 @@ end: every round whose 201 a phone received is stored, as sent, exactly once; ev
 stored rounds fold cleanly and agree with its stored standings, snapshot and version (nothing
 half-written); SQLite's integrity check is ``ok``.
 
-    python bench/crash.py [--kills 50] [--clients 6] [--database sqlite|postgresql|both]
+    python bench/crash.py [--kills 50] [--clients 6] [--database sqlite|postgresql|both] [--smoke]
+
+``--smoke`` (2 kills, 2 clients, SQLite unless ``--database`` says otherwise) only checks that
+the bench still runs; CI does that.
 """
 
 from __future__ import annotations
@@ -106,12 +109,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=50)
     parser.add_argument("--clients", type=int, default=6)
-    parser.add_argument("--database", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--database", choices=["sqlite", "postgresql", "both"])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--postgres-url", default=os.environ.get(
         "TAFELRUNDE_TEST_POSTGRES_URL", DEFAULT_POSTGRES_URL))
     parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    parser.add_argument("--smoke", action="store_true",
+                        help="2 kills, 2 clients, SQLite: does the bench still run?")
     args = parser.parse_args()
+    if args.smoke:
+        args.kills, args.clients = 2, 2
+    args.database = args.database or ("sqlite" if args.smoke else "both")
     kinds = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
     clean = True
     for kind in kinds:

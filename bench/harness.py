@@ -21,7 +21,6 @@ import os
 import random
 import secrets
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -33,12 +32,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-import asyncpg
-import httpx
+try:
+    import asyncpg
+    import httpx
+except ImportError as missing:  # the benches run in the project's test environment
+    raise SystemExit(f"the benches need the test extras ({missing.name} is missing): "
+                     ".venv/bin/pip install -e '.[test]'") from None
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from api.cli import RUNNING
 from api.db.engine import asyncpg_dsn
 from scoring import registry
 from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
@@ -97,20 +101,13 @@ def described(game: str) -> dict[str, Any]:
 # A server process --------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 class Server:
     """``tafelrunde serve`` on a port of its own; started, SIGKILLed and started again."""
 
     def __init__(self, database_url: str, workdir: Path, env: dict[str, str] | None = None) -> None:
         self.database_url = database_url
         self.workdir = workdir
-        self.port = free_port()
+        self.port = 0  # the first start takes a free one; restarts keep it
         self.env = env or {}
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
@@ -124,7 +121,9 @@ class Server:
         env = {k: v for k, v in os.environ.items() if not k.startswith("TAFELRUNDE_")}
         env.update({"TAFELRUNDE_DATABASE_URL": self.database_url, **self.env})
         self.starts += 1
-        with (self.workdir / "server.log").open("ab") as log:
+        log_path = self.workdir / "server.log"
+        with log_path.open("ab") as log:
+            written = log.tell()
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "api.cli", "serve", "--port", str(self.port),
                 cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -134,6 +133,14 @@ class Server:
             while time.monotonic() < deadline:
                 if self.process.returncode is not None:
                     raise RuntimeError(f"the server exited: {self.log_tail()}")
+                if not self.port:
+                    with log_path.open("rb") as log:
+                        log.seek(written)
+                        running = RUNNING.search(log.read().decode(errors="replace"))
+                    if running is None:
+                        await asyncio.sleep(0.02)
+                        continue
+                    self.port = int(running["port"])
                 try:
                     if (await http.get(f"{self.url}/api/v1/health")).status_code == 200:
                         return

@@ -11,7 +11,10 @@ fresh fold of its stored entries (``scoring.match.fold_match``).
 Prints rounds/s, p99 latency of a round (first try to 201, retries included), lost and doubled
 rounds, and exits 1 if anything was lost, doubled or inconsistent.
 
-    python bench/load.py [--clients 100] [--rounds 50] [--database sqlite|postgresql|both]
+    python bench/load.py [--clients 100] [--rounds 50] [--database sqlite|postgresql|both] [--smoke]
+
+``--smoke`` (3 clients, 4 rounds each, SQLite unless ``--database`` says otherwise) only checks
+that the bench still runs; CI does that.
 """
 
 from __future__ import annotations
@@ -93,12 +96,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=50, help="rounds per client (at least)")
-    parser.add_argument("--database", choices=["sqlite", "postgresql", "both"], default="both")
+    parser.add_argument("--database", choices=["sqlite", "postgresql", "both"])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--postgres-url", default=os.environ.get(
         "TAFELRUNDE_TEST_POSTGRES_URL", DEFAULT_POSTGRES_URL))
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--smoke", action="store_true",
+                        help="3 clients, 4 rounds, SQLite: does the bench still run?")
     args = parser.parse_args()
+    if args.smoke:
+        args.clients, args.rounds = 3, 4
+    args.database = args.database or ("sqlite" if args.smoke else "both")
     kinds = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
     clean = True
     for kind in kinds:

@@ -4,7 +4,9 @@ Folds 10,000 random valid 8-player Sea Change rounds entered card by card and 10
 5-player Die sieben Siegel rounds, split into whole matches, each match folded from scratch as the
 API does after every write. Target: at least 20,000 rounds/s for each.
 
-    .venv/bin/python bench/scoring.py [--rounds N] [--seed S]
+    .venv/bin/python bench/scoring.py [--rounds N] [--seed S] [--smoke]
+
+``--smoke`` (200 rounds) only checks that the bench still runs; CI does that.
 """
 
 from __future__ import annotations
@@ -137,7 +139,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--smoke", action="store_true", help="200 rounds: does it still run?")
     arguments = parser.parse_args()
+    if arguments.smoke:
+        arguments.rounds = 200
     rng = random.Random(arguments.seed)
     measure("Sea Change, 8 players, card mode", "sea-change",
             ["Ann", "Ben", "Cleo", "Daniel", "Eric", "Fay", "Gus", "Hanna"], {"target_vp": 10},

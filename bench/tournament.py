@@ -14,11 +14,13 @@ and prints each figure with its growth against the previous field (a ratio near 
 field sizes means close to linear). Targets: standings of 2,000 players in at most 0.5 s, round
 10 of 1,000 players in at most 3 s.
 
-Run: ``.venv/bin/python bench/tournament.py``
+Run: ``.venv/bin/python bench/tournament.py [--smoke]`` (``--smoke``: 20 and 40 players, to see
+that the bench still runs; CI does that).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import random
 import sys
@@ -36,8 +38,8 @@ from sqlalchemy.ext.asyncio import AsyncSession  # noqa: E402
 from sqlmodel import col  # noqa: E402
 
 from api import cli  # noqa: E402
+from api.db.database import Database  # noqa: E402
 from api.db.engine import create_engine  # noqa: E402
-from api.db.session import session_maker  # noqa: E402
 from api.live import MemoryBroker  # noqa: E402
 from api.matches.service import MATCHES, MatchRecord, new_match_row, now  # noqa: E402
 from api.tournaments import schemas as s  # noqa: E402
@@ -55,6 +57,7 @@ from scoring.match import fold_match, set_up  # noqa: E402
 from scoring.tournament import Player, TableSizes, seat_random  # noqa: E402
 
 FIELDS = (200, 500, 1000, 2000)
+SMOKE_FIELDS = (20, 40)
 ROUNDS = 12
 SEATED_ROUND = 10
 GAME: AnyGame = registry.all_games()["tschau-sepp"]
@@ -115,8 +118,8 @@ async def confirm_round(session: AsyncSession, tournament_id: str, number: int,
 
 
 async def measure(count: int, url: str) -> tuple[float, float, int]:
-    engine = create_engine(url)
-    sessions = session_maker(engine)
+    database = Database(create_engine(url))
+    sessions = database.sessions
     rng = random.Random(count)
     try:
         async with sessions() as session:
@@ -152,15 +155,19 @@ async def measure(count: int, url: str) -> tuple[float, float, int]:
         assert sum(r.tables for r in standings.rows) == count * ROUNDS
         return min(reads), seating, len(started.report.repeats)
     finally:
-        await engine.dispose()
+        await database.close()
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--smoke", action="store_true",
+                        help="tiny fields, to check that the bench still runs")
+    fields = SMOKE_FIELDS if parser.parse_args().smoke else FIELDS
     print(f"{'players':>8} {'standings s':>12} {'growth':>16} {'round 10 s':>11} "
           f"{'growth':>16} {'repeats':>8}")
     previous: tuple[int, float, float] | None = None
     with tempfile.TemporaryDirectory() as folder:
-        for count in FIELDS:
+        for count in fields:
             url = f"sqlite+aiosqlite:///{Path(folder) / f'bench-{count}.db'}"
             cli.upgrade(url)  # alembic runs its own event loop
             reading, seating, repeats = asyncio.run(measure(count, url))

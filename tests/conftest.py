@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
 import secrets
 import shutil
 import signal
@@ -119,9 +118,6 @@ async def client(settings: Settings) -> AsyncIterator[AsyncTestClient]:  # type:
         yield test_client
 
 
-RUNNING = re.compile(r"Tafelrunde is running at (http://127\.0\.0\.1:(\d+))/")
-
-
 @contextmanager
 def _serving(cwd: Path, database_url: str | None = None,
              settings: Mapping[str, str] | None = None) -> Iterator[str]:
@@ -138,10 +134,10 @@ def _serving(cwd: Path, database_url: str | None = None,
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
-        running = RUNNING.fullmatch(line.strip())
+        running = cli.RUNNING.fullmatch(line.strip())
         assert running is not None, line
-        assert int(running[2]) != 0
-        base = running[1]
+        assert int(running["port"]) != 0
+        base = running["base"]
         for _ in range(200):
             try:
                 httpx.get(f"{base}/api/v1/health", timeout=1)

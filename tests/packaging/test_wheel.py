@@ -18,9 +18,9 @@ from pathlib import Path
 import httpx
 import pytest
 
+from api.cli import RUNNING
 from api.i18n import LANGUAGES
 from api.settings import REPO_ROOT
-from tests.conftest import RUNNING
 
 pytestmark = pytest.mark.slow
 
@@ -117,7 +117,7 @@ def served(installed: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         running = RUNNING.fullmatch(line.strip())
         assert running is not None, line + process.stdout.read()
         assert (folder / "tafelrunde.db").exists()  # migrated before it answers
-        yield running[1]
+        yield running["base"]
     finally:
         process.terminate()
         process.wait(timeout=15)
