@@ -116,8 +116,10 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    async def start(self, patience: float = 30.0) -> None:
-        """Start the server and wait until ``/api/v1/health`` answers."""
+    async def start(self, patience: float = 180.0) -> None:
+        """Start the server and wait until ``/api/v1/health`` answers. The patience only bounds
+        a server that never comes up: on a loaded shared machine a start (imports, migrations)
+        was seen to take more than 30 s."""
         env = {k: v for k, v in os.environ.items() if not k.startswith("TAFELRUNDE_")}
         env.update({"TAFELRUNDE_DATABASE_URL": self.database_url, **self.env})
         self.starts += 1
