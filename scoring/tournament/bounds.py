@@ -17,9 +17,12 @@ and the bound is the larger:
   spread over this round's tables. The first round of a plan is compared with the last round
   played, if any (players who did not play it count as tables of one).
 
-History and late entries enter through the fresh partners and the last round's groups; clubs
-only forbid seatings, so a bound without them still holds. The bound is 0 wherever a
-zero-repeat schedule exists, and it is tested against exhaustive search on small plans.
+History and late entries enter through the fresh partners and the last round's groups. Clubs
+only forbid seatings, so a bound without them holds for every plan; for the plans that keep
+every club apart, club-mates are no fresh partners either, which raises the bound (the report
+uses that one when the plan found does keep every club apart, since clubs come first). The
+bound is 0 wherever a zero-repeat schedule exists, and it is tested against exhaustive search on
+small plans.
 """
 
 from __future__ import annotations

@@ -159,10 +159,14 @@ def _plan_ahead(
         plan = start
     else:
         bound = lower_bound(players, split, rounds, meetings)
+        bound_apart = lower_bound(players, split, rounds, meetings, clubs_apart=True)
         club_bound = rounds * sum(even_pairs(len(mates), len(split)) for mates in clubs)
 
         def good_enough(plan: Plan) -> bool:
+            # Clubs come first: a plan that keeps them apart needs only the bound for such plans.
             repeats, together = _tally(met, clubs, plan)
+            if not together:
+                return repeats <= bound_apart
             return repeats <= bound and together <= club_bound
 
         plan, _ = tabu_search(costs, greedy_plan(costs, split, rounds, rng, start), rng,

@@ -15,7 +15,9 @@ Decisions:
 - Every round also reports the plan it belongs to (:class:`PlanQuality`): the rounds planned
   together (all rounds left for ``mix`` planning ahead, else just this one), the repeats in
   them, and a lower bound on the repeats of any plan for those rounds
-  (:mod:`scoring.tournament.bounds`), so the organiser sees how far from the best it is.
+  (:mod:`scoring.tournament.bounds`), so the organiser sees how far from the best it is. When
+  the plan keeps every club apart, the bound is for the plans that do so as well: keeping clubs
+  apart comes first, and may cost repeats no bound without clubs could show.
 """
 
 from __future__ import annotations
@@ -141,21 +143,32 @@ def assessed(
     history: Sequence[Round],
 ) -> tuple[RoundPlan, ...]:
     """``plans`` (consecutive rounds after ``history``) with their :class:`PlanQuality`."""
+    clubs_apart = not any(plan.report.club_mates_together for plan in plans)
     quality = PlanQuality(
         first_round=len(history) + 1, rounds=len(plans),
         repeats=sum(plan.report.repeats for plan in plans),
-        lower_bound=lower_bound(players, split, len(plans), Meetings(history)),
+        lower_bound=lower_bound(players, split, len(plans), Meetings(history), clubs_apart),
     )
     return tuple(replace(plan, report=replace(plan.report, plan=quality)) for plan in plans)
 
 
 def lower_bound(
     players: Sequence[Player], split: Sequence[int], rounds: int, meetings: Meetings,
+    clubs_apart: bool = False,
 ) -> int:
-    """:func:`repeat_lower_bound` for the active ``players`` after the rounds in ``meetings``."""
-    active = {p.id for p in players}
-    fresh = [len(active) - 1 - sum(1 for q in meetings.met.get(p.id, {}) if q in active)
-             for p in players]
+    """:func:`repeat_lower_bound` for the active ``players`` after the rounds in ``meetings``.
+
+    With ``clubs_apart`` the bound holds for the seatings that never put club-mates at one
+    table: club-mates are no fresh partners then.
+    """
+    club_of = {p.id: p.club for p in players}
+    fresh = []
+    for player in players:
+        met = meetings.met.get(player.id, {})
+        gone = {q for q in club_of if q != player.id and (
+            q in met or (clubs_apart and player.club is not None and club_of[q] == player.club))}
+        fresh.append(len(club_of) - 1 - len(gone))
+    active = set(club_of)
     groups: list[int] | None = None
     if meetings.rounds:
         last = {frozenset(mates | {player}) & active

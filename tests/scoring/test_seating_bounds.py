@@ -41,9 +41,13 @@ def partitions(count: int, split: tuple[int, ...]) -> tuple[Partition, ...]:
 
 
 def fewest_repeats(count: int, split: tuple[int, ...], rounds: int,
-                   met: Sequence[Sequence[int]]) -> int:
-    """The optimum over every plan, by exhaustive search (first round fixed without history)."""
-    options = partitions(count, split)
+                   met: Sequence[Sequence[int]], apart: Sequence[Sequence[int]] = ()) -> int:
+    """The optimum over every plan that keeps each group in ``apart`` from sharing a table, by
+    exhaustive search (the first round fixed when nothing tells players apart)."""
+    club_of = {p: c for c, group in enumerate(apart) for p in group}
+    options = tuple(part for part in partitions(count, split)
+                    if all(len({club_of[p] for p in t if p in club_of})
+                           == sum(p in club_of for p in t) for t in part))
     counts = [list(row) for row in met]
     best = [rounds * count * count]
 
@@ -53,7 +57,7 @@ def fewest_repeats(count: int, split: tuple[int, ...], rounds: int,
         if number == rounds:
             best[0] = so_far
             return
-        fixed = number == 0 and not any(any(row) for row in met)
+        fixed = number == 0 and not any(any(row) for row in met) and not apart
         for part in options[:1] if fixed else options:
             pairs = [pair for table in part for pair in combinations(table, 2)]
             added = sum(counts[p][q] > 0 for p, q in pairs)
@@ -104,6 +108,29 @@ def test_the_bound_never_exceeds_the_optimum_and_mix_reaches_it(
     sizes = TableSizes(max(split), min(split), max(split))
     plans = plan_mix(players, sizes, rounds, history=history, seed=1)
     assert recount_repeats(plans, history) == optimum
+
+
+@pytest.mark.parametrize(("count", "split", "rounds", "clubs"), [
+    (6, (3, 3), 2, [(0, 1)]),
+    (8, (4, 4), 2, [(0, 1), (2, 3)]),
+    (9, (3, 3, 3), 3, [(0, 1, 2)]),
+    (8, (4, 4), 3, [(0, 1)]),
+])
+def test_the_bound_for_plans_keeping_clubs_apart_holds_and_mix_reaches_the_optimum(
+    count: int, split: tuple[int, ...], rounds: int, clubs: list[tuple[int, ...]],
+) -> None:
+    optimum = fewest_repeats(count, split, rounds, [[0] * count] * count, clubs)
+    club_of = {p: f"club {c}" for c, group in enumerate(clubs) for p in group}
+    players = [Player(i, club_of.get(i)) for i in range(count)]
+    assert lower_bound(players, split, rounds, Meetings(), clubs_apart=True) <= optimum
+    sizes = TableSizes(max(split), min(split), max(split))
+    plans = plan_mix(players, sizes, rounds, seed=2)
+    assert all(not plan.report.club_mates_together for plan in plans)
+    assert recount_repeats(plans) == optimum
+    quality = plans[0].report.plan
+    assert quality is not None
+    assert quality.lower_bound == lower_bound(players, split, rounds, Meetings(),
+                                              clubs_apart=True)
 
 
 def test_the_pigeonhole_bound_is_exact_when_tables_outnumber_nothing() -> None:
