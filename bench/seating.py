@@ -77,7 +77,7 @@ FULL = [
     Instance(39, 3, 19), Instance(40, 4, 13, "moonshot"), Instance(36, 4, 10), Instance(30, 5, 6),
     Instance(35, 5, 7), Instance(40, 5, 8), Instance(36, 6, 3),
     Instance(22, 4, 7, "mixed"), Instance(21, 4, 5, "mixed"), Instance(13, 4, 4, "mixed"),
-    Instance(12, 4, 3, "forced"), Instance(20, 4, 6, "beyond"), Instance(40, 4, 12, "beyond"),
+    Instance(12, 4, 3, "forced"), Instance(20, 4, 6, "beyond"), Instance(16, 4, 6, "beyond"),
     Instance(24, 4, 6, "clubs", clubs=4), Instance(28, 4, 9, "clubs", clubs=6),
     Instance(21, 3, 10, "re-plan", replan_after=3), Instance(40, 4, 13, "re-plan", replan_after=4),
     Instance(32, 4, 10, "moonshot"),
