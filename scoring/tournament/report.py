@@ -22,6 +22,7 @@ Decisions:
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -162,12 +163,14 @@ def lower_bound(
     table: club-mates are no fresh partners then.
     """
     club_of = {p.id: p.club for p in players}
+    club_size = Counter(club for club in club_of.values() if club is not None)
     fresh = []
     for player in players:
-        met = meetings.met.get(player.id, {})
-        gone = {q for q in club_of if q != player.id and (
-            q in met or (clubs_apart and player.club is not None and club_of[q] == player.club))}
-        fresh.append(len(club_of) - 1 - len(gone))
+        met = [q for q in meetings.met.get(player.id, {}) if q in club_of and q != player.id]
+        gone = len(met)
+        if clubs_apart and player.club is not None:  # club-mates not met yet are no partners
+            gone += club_size[player.club] - 1 - sum(club_of[q] == player.club for q in met)
+        fresh.append(len(club_of) - 1 - gone)
     active = set(club_of)
     groups: list[int] | None = None
     if meetings.rounds:
