@@ -52,14 +52,14 @@ async def test_an_absent_value_is_an_empty_cell_and_a_negative_score_a_number(
 ) -> None:
     match = await sea_change_match(client, ["Ann", "Bea", "Cem", "Dan"])
     (played,) = table(await client.get(f"{match}/export"))
-    assert played["cards"] == ""
-    assert played["Cem: scores"] == "-1"
+    assert played["Cards collected"] == ""
+    assert played["Cem: points"] == "-1"
 
     tournament = await new_tournament(client)
     await register(client, tournament, ["Ann", "Bea", "Cem", "Dan"], ["Bern", None, None, None])
     await play_round(client, tournament)
     rows = table(await client.get(f"{BASE}/{tournament['id']}/export"))
-    assert {row["name"]: row["club"] for row in rows} == {
+    assert {row["Name"]: row["Club"] for row in rows} == {
         "Ann": "Bern", "Bea": "", "Cem": "", "Dan": ""}
 
 
@@ -82,7 +82,7 @@ async def test_hostile_player_names_reach_the_match_export_as_text(client: Clien
     match = await sea_change_match(client, HOSTILE[:4])
     (played,) = table(await client.get(f"{match}/export"))
     for name, score in zip(HOSTILE[:4], (5, 3, -1, 2), strict=True):
-        assert played[f"'{name}: scores"] == str(score)
+        assert played[f"'{name}: points"] == str(score)
 
 
 async def test_hostile_player_and_club_names_reach_the_standings_export_as_text(
@@ -93,10 +93,10 @@ async def test_hostile_player_and_club_names_reach_the_standings_export_as_text(
     await register(client, tournament, HOSTILE[:4], clubs)
     await play_round(client, tournament)
     rows = table(await client.get(f"{BASE}/{tournament['id']}/export"))
-    assert {(row["name"], row["club"]) for row in rows} == {
+    assert {(row["Name"], row["Club"]) for row in rows} == {
         (f"'{name}", f"'{club}") for name, club in zip(HOSTILE[:4], clubs, strict=True)}
     # Losers' score shares are negative numbers, written as numbers.
-    assert min(float(row["score_share"]) for row in rows) < 0
+    assert min(float(row["Score share"]) for row in rows) < 0
 
 
 # --- layouts ----------------------------------------------------------------------------------
@@ -108,13 +108,13 @@ async def test_each_layout_writes_fractions_with_the_decimal_mark_it_names(clien
     await play_round(client, tournament)
     url = f"{BASE}/{tournament['id']}/export"
     english = table(await client.get(url))
-    assert sorted(row["points"] for row in english) == ["0", "0.333", "0.667", "1"]
+    assert sorted(row["Points"] for row in english) == ["0", "0.333", "0.667", "1"]
     for query, separator in (("sep=;&decimal=,", ";"), ("sep=;&decimal=.", ";"),
                              ("decimal=,", ",")):
         decimal = query[-1]
         rows = table(await client.get(f"{url}?{query}"), separator)
-        assert [row["points"] for row in rows] == [
-            row["points"].replace(".", decimal) for row in english], query
+        assert [row["Points"] for row in rows] == [
+            row["Points"].replace(".", decimal) for row in english], query
     page = (await client.get(url, params={"format": "html"})).text
     assert "0.667" in page
     bad = problem(await client.get(url, params={"decimal": ";"}), 400)
