@@ -1,6 +1,7 @@
 // The app's own words and how they are shown. Strings live in i18n/<lang>.json as flat keys; a
 // value that depends on a count is an object of plural forms (Intl.PluralRules categories, `other`
-// required) chosen by the `n` parameter. Numbers, lists and dates follow the reader's locale.
+// required) chosen by the `n` parameter; a key ending in `.ordinal` chooses by the ordinal rules
+// (1st, 2nd; 1er, 2e). Numbers, lists and dates follow the reader's locale.
 // The app starts in the phone's language, remembers a choice, and asks the API for the same one.
 // Decision: numbers use the phone's own regional format when its language is the app's (a Swiss
 // phone set to German shows 0.33 and 1’234, a German one 0,33 and 1.234); otherwise the language's.
@@ -15,6 +16,7 @@ let strings = {};
 let current = FALLBACK;
 let locale = FALLBACK;
 let plurals = new Intl.PluralRules(FALLBACK);
+let ordinals = new Intl.PluralRules(FALLBACK, { type: 'ordinal' });
 
 const phoneTags = () => (navigator.languages?.length ? navigator.languages : [navigator.language || FALLBACK]);
 const primary = (tag) => String(tag).split(/[-_]/)[0].toLowerCase();
@@ -44,6 +46,7 @@ export async function useLanguage(lang, remember = false) {
   current = lang;
   locale = localeFor(lang);
   plurals = new Intl.PluralRules(locale);
+  ordinals = new Intl.PluralRules(locale, { type: 'ordinal' });
   document.documentElement.lang = lang;
   if (remember) localStorage.setItem(KEY, lang);
 }
@@ -68,7 +71,9 @@ export function dateTime(value) {
 /** The string of `key` with {name} placeholders filled: numbers and lists in the locale's format. */
 export function t(key, params = {}) {
   let text = strings[key] ?? key;
-  if (typeof text === 'object') text = text[plurals.select(params.n)] ?? text.other;
+  if (typeof text === 'object') {
+    text = text[(key.endsWith('.ordinal') ? ordinals : plurals).select(params.n)] ?? text.other;
+  }
   return text.replace(/\{(\w+)\}/g, (whole, name) => {
     const value = params[name];
     if (value == null) return whole;

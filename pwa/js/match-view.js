@@ -39,7 +39,7 @@ export function standingsTable(match) {
       h('th', { scope: 'col' }, t('standings.name')),
       columns.map((c) => h('th', { scope: 'col', class: 'num' }, t(`total.${c}`))))),
     h('tbody', {}, rows.map((row) => h('tr', { 'data-rank': row.rank },
-      h('td', {}, `${row.rank}.`), h('th', { scope: 'row' }, row.name),
+      h('td', {}, t('rank.ordinal', { n: row.rank })), h('th', { scope: 'row' }, row.name),
       columns.map((c) => h('td', { class: 'num', 'data-total': c }, number(row[c])))))));
 }
 

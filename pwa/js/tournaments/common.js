@@ -112,7 +112,7 @@ export function standingsTable(tournament, standings, { links = true } = {}) {
       keys.map((key) => h('th', { scope: 'col', class: 'num' }, tiebreakLabel(key))))),
     h('tbody', {}, standings.rows.map((row) => h('tr', { 'data-rank': row.rank, 'data-player': row.player,
       class: row.active === false ? 'inactive' : null },
-    h('td', {}, `${row.rank}.`),
+    h('td', {}, t('rank.ordinal', { n: row.rank })),
     h('th', { scope: 'row' }, links ? h('a', { href: `${base}/p/${row.player}` }, row.name) : row.name,
       row.club && h('span', { class: 'note' }, row.club)),
     h('td', { class: 'num', 'data-total': 'points' }, formatNumber(row.points)),

@@ -49,7 +49,7 @@ export async function playerScreen(root, id, playerId) {
               h('td', { class: 'num' }, String(row.round)),
               h('td', { class: 'num' }, h('a', { href: `#/m/${encodeURIComponent(row.match_id)}` }, String(row.table))),
               h('td', { class: 'num' }, String(row.seat + 1)),
-              h('td', { class: 'num' }, row.place == null ? '–' : `${row.place}.`),
+              h('td', { class: 'num' }, row.place == null ? '–' : t('rank.ordinal', { n: row.place })),
               h('td', { class: 'num' }, formatNumber(row.points))))))));
   }
 
