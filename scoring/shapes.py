@@ -1,10 +1,11 @@
 """The shapes of the JSON a game reads and writes, as plain JSON Schema (2020-12) data.
 
-Each game describes its round entry, round result, running totals and standing line with these
-helpers (:class:`GameShapes`), so a client can be told exactly what to send and what comes back
-without the API knowing any game: the API turns the dicts into OpenAPI components, a shape's
-``title`` becoming the component's name. A shape says what is well formed; whether a round can
-have happened at a table is still the game's ``read_entry`` to decide.
+Each game describes its round entry, round result, running totals and standing line, and what
+its guide reads and answers, with these helpers (:class:`GameShapes`), so a client can be told
+exactly what to send and what comes back without the API knowing any game: the API turns the
+dicts into OpenAPI components, a shape's ``title`` becoming the component's name. A shape says
+what is well formed; whether a round can have happened at a table is still the game's
+``read_entry`` to decide.
 """
 
 from __future__ import annotations
@@ -15,6 +16,12 @@ from dataclasses import dataclass
 from scoring.reading import JSON
 
 Shape = dict[str, JSON]
+
+
+def _described(shape: Shape, description: str | None) -> Shape:
+    if description is not None:
+        shape["description"] = description
+    return shape
 
 
 def integer(minimum: int | None = None, maximum: int | None = None,
@@ -111,21 +118,62 @@ def standing(title: str, totals: Mapping[str, Shape]) -> Shape:
     }, title=title)
 
 
-def _described(shape: Shape, description: str | None) -> Shape:
-    if description is not None:
-        shape["description"] = description
-    return shape
+ENTRY_PROBLEM = obj({
+    "path": string(description="Where in the entry, e.g. captured[2][5]; empty for the whole "
+                   "entry"),
+    "code": string(description="Which rule, the same in every language"),
+    "message": string(description="What is wrong or missing, in the reader's language"),
+    "params": mapping(anything(), "The values the message names"),
+}, title="EntryProblem", description="Something wrong or still missing in a round entry, named "
+                                     "like a field of a problem's errors")
+"""One item of a guide's ``errors`` (:meth:`scoring.errors.FieldError.as_json`)."""
+
+
+def partly_entered(entry: Shape, *, title: str) -> Shape:
+    """A round as far as it is typed in, as the guide reads it: the fields of ``entry`` (of each
+    of its forms), none of them required and each of any value, and other fields too. The guide
+    says what is missing or wrong in its answer rather than refusing the round."""
+    fields: dict[str, Shape] = {}
+    for form in _forms(entry):
+        properties = form.get("properties")
+        for name, field in (properties.items() if isinstance(properties, dict) else ()):
+            if isinstance(field, dict):
+                fields.setdefault(name, anything(_description(field)))
+    return obj({}, fields, title=title, closed=False,
+               description="A round as far as it is entered: any field may be missing, null or "
+                           "still wrong; the guide says what")
+
+
+def _description(shape: Shape) -> str | None:
+    """A shape's description, or that of what it makes nullable."""
+    described = shape.get("description")
+    if isinstance(described, str):
+        return described
+    options = shape.get("anyOf")
+    for option in options if isinstance(options, list) else ():
+        found = _description(option) if isinstance(option, dict) else None
+        if found is not None:
+            return found
+    return None
+
+
+def _forms(shape: Shape) -> list[Shape]:
+    """The object shapes a shape allows: itself, or each of its ``oneOf``."""
+    forms = shape.get("oneOf")
+    if isinstance(forms, list):
+        return [form for form in forms if isinstance(form, dict)]
+    return [shape]
 
 
 @dataclass(frozen=True, slots=True)
 class GameShapes:
     """What a game's JSON looks like: the round entry it reads, and the round result, the
-    running totals after a round and one standings line it writes. Each has a ``title``."""
+    running totals after a round and one standings line it writes; the partly entered round its
+    guide reads (:func:`partly_entered`) and the guide's answer. Each has a ``title``."""
 
     entry: Shape
     result: Shape
     totals: Shape
     standing: Shape
-
-    def all(self) -> tuple[Shape, ...]:
-        return (self.entry, self.result, self.totals, self.standing)
+    partial_entry: Shape
+    guide: Shape

@@ -1,11 +1,15 @@
 """The games' own JSON in the OpenAPI document, from the shapes each game describes.
 
-Every game module describes its round entry, round result, totals and standings line as plain
-JSON Schema data (:class:`scoring.shapes.GameShapes`); here they become OpenAPI components, each
-named by its ``title``, and the unions the match endpoints answer with: ``RoundEntry`` (any
-game's entry), ``RoundBody`` (an entry, or ``{"entry": ...}``), ``RoundResult``, ``RoundTotals``
-and ``MatchStanding``. A Struct field or body annotated with a :class:`GamePart` is documented
-as that union, so adding a game changes nothing here.
+Every game module describes its round entry, round result, totals and standings line, the partly
+entered round its guide reads and the guide's answer as plain JSON Schema data
+(:class:`scoring.shapes.GameShapes`); here they become OpenAPI components, each named by its
+``title``, and the unions the match endpoints take and answer with: ``RoundEntry`` (any game's
+entry), ``RoundBody`` (an entry, or ``{"entry": ...}``), ``RoundResult``, ``RoundTotals``,
+``MatchStanding``, and for the guide ``GuideBody`` (a partly entered round, or it under
+``entry``) and ``RoundGuide``. The answers do not carry the game (the match does), so they are
+unions rather than discriminated: each game's shapes differ in their required fields. A Struct
+field or body annotated with a :class:`GamePart` is documented as that union, so adding a game
+changes nothing here.
 """
 
 from enum import Enum
@@ -30,6 +34,9 @@ class GamePart(Enum):
     TOTALS = "RoundTotals"
     STANDING = "MatchStanding"
     DESCRIPTION = "GameDescription"
+    PARTIAL_ENTRY = "PartialRoundEntry"
+    GUIDE_BODY = "GuideBody"
+    GUIDE = "RoundGuide"
 
 
 RoundEntry = Annotated[Any, GamePart.ENTRY]
@@ -38,8 +45,11 @@ RoundResult = Annotated[dict[str, Any], GamePart.RESULT]
 RoundTotals = Annotated[dict[str, Any], GamePart.TOTALS]
 MatchStanding = Annotated[dict[str, Any], GamePart.STANDING]
 GameDescription = Annotated[dict[str, Any], GamePart.DESCRIPTION]
+GuideBody = Annotated[dict[str, Any], GamePart.GUIDE_BODY]
+RoundGuide = Annotated[dict[str, Any], GamePart.GUIDE]
 
-WRAPPED_ENTRY = "WrappedRoundEntry"
+WRAPPED = {GamePart.BODY: "WrappedRoundEntry", GamePart.GUIDE_BODY: "WrappedPartialRoundEntry"}
+"""The component of a body that holds its entry under ``entry``."""
 _KEYWORDS = {
     "type": "type", "title": "title", "description": "description", "enum": "enum",
     "const": "const", "minimum": "minimum", "maximum": "maximum", "minItems": "min_items",
@@ -105,6 +115,16 @@ def _union(components: Components, name: GamePart, description: str,
         any_of=[components.add(member) for member in members])
 
 
+def _body(components: Components, body: GamePart, entry: GamePart, description: str) -> None:
+    """A body that is ``entry``, or ``{"entry": entry}``."""
+    wrapped = WRAPPED[body]
+    components.schemas[body.value] = Schema(
+        title=body.value, description=description, any_of=[ref(entry.value), ref(wrapped)])
+    components.schemas[wrapped] = Schema(
+        title=wrapped, type=OpenAPIType.OBJECT, properties={"entry": ref(entry.value)},
+        required=["entry"], additional_properties=False)
+
+
 def game_components() -> dict[str, Schema]:
     """Every game's shapes as components, the unions over all games, and what describes a
     game."""
@@ -113,19 +133,19 @@ def game_components() -> dict[str, Schema]:
     shapes: list[GameShapes] = [game.shapes for game in registry.all_games().values()]
     _union(components, GamePart.ENTRY, "A round entry of the match's game",
            [game.entry for game in shapes])
-    components.schemas[GamePart.BODY.value] = Schema(
-        title=GamePart.BODY.value, description="A round entry, or the entry under 'entry'",
-        any_of=[ref(GamePart.ENTRY.value), ref(WRAPPED_ENTRY)])
-    components.schemas[WRAPPED_ENTRY] = Schema(
-        title=WRAPPED_ENTRY, type=OpenAPIType.OBJECT,
-        properties={"entry": ref(GamePart.ENTRY.value)}, required=["entry"],
-        additional_properties=False)
+    _body(components, GamePart.BODY, GamePart.ENTRY, "A round entry, or the entry under 'entry'")
     _union(components, GamePart.RESULT, "A round's result in the match's game",
            [game.result for game in shapes])
     _union(components, GamePart.TOTALS, "The running totals after a round",
            [game.totals for game in shapes])
     _union(components, GamePart.STANDING, "One side's line in a match's standings",
            [game.standing for game in shapes])
+    _union(components, GamePart.PARTIAL_ENTRY, "A round of the match's game as far as it is "
+           "entered", [game.partial_entry for game in shapes])
+    _body(components, GamePart.GUIDE_BODY, GamePart.PARTIAL_ENTRY,
+          "A partly entered round, or it under 'entry'")
+    _union(components, GamePart.GUIDE, "The match's game's help for a round being entered",
+           [game.guide for game in shapes])
     return components.schemas
 
 

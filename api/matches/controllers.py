@@ -10,7 +10,7 @@ from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParam
 from litestar.response import ServerSentEvent
 
 from api.db.models import IDEMPOTENCY_KEY_LENGTH, MATCH_ID_LENGTH
-from api.games.schemas import RoundBody
+from api.games.schemas import GuideBody, RoundBody
 from api.i18n.http import RequestWords
 from api.matches import export, service
 from api.matches import schemas as s
@@ -37,7 +37,7 @@ MatchId = Annotated[str, PathParameter(
 )]
 RoundNumber = Annotated[int, PathParameter(title="Round number", ge=1, le=MAX_ROUND)]
 Entry = JSONBody[RoundBody]
-PartialEntry = JSONBody[dict[str, Any]]
+PartialEntry = JSONBody[GuideBody]
 GuideRound = Annotated[int | None, QueryParameter(name="round", ge=1, le=MAX_ROUND)]
 IfMatch = Annotated[str | None, HeaderParameter(
     name="If-Match", max_length=40, description='The match version, e.g. "7"; stale → 412',

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from api.games.schemas import MatchStanding, RoundEntry, RoundResult, RoundTotals
+from api.games.schemas import MatchStanding, RoundEntry, RoundGuide, RoundResult, RoundTotals
 
 MAX_PLAYERS_IN_BODY = 64
 MAX_NAME_IN_BODY = 200
@@ -83,7 +83,9 @@ class RoundWritten(msgspec.Struct):
 
 
 class Guide(msgspec.Struct):
-    guide: dict[str, Any]
+    """The game's help for a round being entered (the game's ``...Guide`` shape)."""
+
+    guide: RoundGuide
 
 
 class HistoryItem(msgspec.Struct):

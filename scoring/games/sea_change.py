@@ -60,6 +60,7 @@ from scoring.messages import ENGLISH, SEAT, SIDE, Listed, Message, Names, Vocabu
 from scoring.ranking import shared_ranks
 from scoring.reading import JSON, read_choice, read_int, read_list, read_object
 from scoring.shapes import (
+    ENTRY_PROBLEM,
     GameShapes,
     array,
     boolean,
@@ -67,6 +68,7 @@ from scoring.shapes import (
     nullable,
     obj,
     one_of,
+    partly_entered,
     per_seat,
     standing,
     string,
@@ -514,23 +516,53 @@ def options_json(options: Options) -> dict[str, JSON]:
 MAX_PLAYERS = 8
 _SIDE = integer(minimum=0, maximum=MAX_PLAYERS - 1)
 _SUIT = string(SUITS)
+_CARD = string(CARD_IDS)
+ENTRY = one_of(
+    obj({"final_trump": _SUIT,
+         "captured": per_seat(array(_CARD), "Each side's pile, the whole deck")},
+        title="SeaChangeCardEntry"),
+    obj({"final_trump": _SUIT, "scores": per_seat(integer(), "Each side's score"),
+         "trump_zero": _SIDE},
+        {"tricks": nullable(per_seat(integer(minimum=0), "Tricks taken per side")),
+         "has_eight": boolean("Solo: whether your pile holds an 8")},
+        title="SeaChangePointsEntry"),
+    title="SeaChangeEntry", description="A round entered card by card, or as points")
 SHAPES = GameShapes(
-    entry=one_of(
-        obj({"final_trump": _SUIT,
-             "captured": per_seat(array(string(CARD_IDS)), "Each side's pile, the whole deck")},
-            title="SeaChangeCardEntry"),
-        obj({"final_trump": _SUIT, "scores": per_seat(integer(), "Each side's score"),
-             "trump_zero": _SIDE},
-            {"tricks": nullable(per_seat(integer(minimum=0), "Tricks taken per side")),
-             "has_eight": boolean("Solo: whether your pile holds an 8")},
-            title="SeaChangePointsEntry"),
-        title="SeaChangeEntry", description="A round entered card by card, or as points"),
+    entry=ENTRY,
     result=obj({"scores": per_seat(integer()), "vp": per_seat(integer(minimum=0)),
                 "cards": nullable(per_seat(integer(minimum=0))), "trump_zero": _SIDE},
                title="SeaChangeResult"),
     totals=obj({"vp": per_seat(integer(minimum=0)), "points": per_seat(integer())},
                title="SeaChangeTotals"),
     standing=standing("SeaChangeStanding", {"vp": integer(minimum=0), "points": integer()}),
+    partial_entry=partly_entered(ENTRY, title="SeaChangePartialEntry"),
+    guide=obj({
+        "mode": nullable(string(("cards", "points"), "How the round is entered; null while "
+                                "neither captured nor scores is given")),
+        "checksum": integer(description="What the points of a round add up to"),
+        "sides": integer(minimum=2), "cards_per_trick": integer(minimum=1),
+        "tricks": integer(minimum=1, description="Tricks in a round"),
+        "suits": nullable(array(_SUIT, description="The suits in play, null while unknown")),
+        "deck": nullable(array(_CARD, description="The round's cards, null while unknown")),
+        "needs_tricks": boolean("Two or more sides are one VP short, so enter the tricks: a "
+                                "tie may be broken by the fewest cards collected"),
+        "complete": boolean("The round would be accepted as it is"),
+        "errors": array(ENTRY_PROBLEM, description="What is wrong already"),
+    }, {
+        "unassigned": nullable(array(_CARD, description="Cards mode: the deck's cards in no "
+                                     "pile yet")),
+        "pile_points": array(integer(), description="Cards mode: each pile's points so far, "
+                             "with the final trump's 0 once final_trump is given"),
+        "pile_cards": array(integer(minimum=0), description="Cards mode: cards per pile"),
+        "duplicates": array(_CARD, description="Cards mode: cards entered more than once"),
+        "trump_zero": nullable(integer(minimum=0, maximum=MAX_PLAYERS - 1,
+                                       description="Cards mode: the side whose pile holds the "
+                                                   "final trump's 0")),
+        "last_score": nullable(obj({"side": _SIDE, "score": integer()},
+                                   title="SeaChangeLastScore",
+                                   description="Points mode: the one score not typed yet, "
+                                               "from the checksum")),
+    }, title="SeaChangeGuide", description="Running numbers for a round being entered"),
 )
 
 

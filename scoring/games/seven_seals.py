@@ -53,6 +53,7 @@ from scoring.messages import ENGLISH, Listed, Message, Vocabulary, Wording
 from scoring.ranking import best, shared_ranks
 from scoring.reading import JSON, read_int, read_object
 from scoring.shapes import (
+    ENTRY_PROBLEM,
     GameShapes,
     array,
     boolean,
@@ -61,6 +62,7 @@ from scoring.shapes import (
     nullable,
     obj,
     one_of,
+    partly_entered,
     per_seat,
     standing,
     string,
@@ -163,22 +165,44 @@ _PREDICTION = obj({"seals": array(string(COLOURS), description="One colour per t
                    "saboteur": boolean("false, or left out, for a prediction")},
                   title="SevenSealsPrediction")
 _SABOTEUR_BID = obj({"saboteur": constant(True)}, title="SevenSealsSaboteur")
+ENTRY = obj({
+    "bids": per_seat(one_of(_PREDICTION, _SABOTEUR_BID), "Each seat's bid, in seat order"),
+    "remaining": per_seat(nullable(array(string(KINDS))),
+                          "The seals each seat was left with; null for the saboteur"),
+    "black": per_seat(integer(minimum=0, maximum=BLACK_SUPPLY), "Black seals per seat"),
+}, {
+    "tricks": nullable(per_seat(integer(minimum=0, maximum=TRICKS), "Tricks won per seat")),
+    "first_bidder": _SEAT,
+}, title="SevenSealsEntry")
+RESULT = obj({"penalty": per_seat(integer(minimum=0)), "exact": per_seat(boolean()),
+              "saboteur": nullable(_SEAT)}, title="SevenSealsResult")
+_SEALS = obj(dict.fromkeys(KINDS, integer(minimum=0)), title="SevenSealsSeals",
+             description="Seals per kind")
 SHAPES = GameShapes(
-    entry=obj({
-        "bids": per_seat(one_of(_PREDICTION, _SABOTEUR_BID), "Each seat's bid, in seat order"),
-        "remaining": per_seat(nullable(array(string(KINDS))),
-                              "The seals each seat was left with; null for the saboteur"),
-        "black": per_seat(integer(minimum=0, maximum=BLACK_SUPPLY), "Black seals per seat"),
-    }, {
-        "tricks": nullable(per_seat(integer(minimum=0, maximum=TRICKS), "Tricks won per seat")),
-        "first_bidder": _SEAT,
-    }, title="SevenSealsEntry"),
-    result=obj({"penalty": per_seat(integer(minimum=0)), "exact": per_seat(boolean()),
-                "saboteur": nullable(_SEAT)}, title="SevenSealsResult"),
+    entry=ENTRY,
+    result=RESULT,
     totals=obj({"penalty": per_seat(integer(minimum=0)), "exact": per_seat(integer(minimum=0)),
                 "rounds": integer(minimum=0)}, title="SevenSealsTotals"),
     standing=standing("SevenSealsStanding", {"penalty": integer(minimum=0),
                                              "exact": integer(minimum=0)}),
+    partial_entry=partly_entered(ENTRY, title="SevenSealsPartialEntry"),
+    guide=obj({
+        "round": integer(minimum=1, description="The round being entered"),
+        "order": per_seat(_SEAT, "The seats in playing order"),
+        "next_bidder": nullable(_SEAT),
+        "bids_complete": boolean("Every seat has bid and every bid is valid"),
+        "middle": obj({**dict.fromkeys(KINDS, integer(minimum=0)),
+                       "black": integer(minimum=0, maximum=BLACK_SUPPLY)},
+                      title="SevenSealsMiddle", description="Seals left in the middle per kind"),
+        "holdings": per_seat(_SEALS, "Per seat, the seals held after the bids so far"),
+        "saboteur": nullable(_SEAT),
+        "saboteur_available": boolean(),
+        "take_from": obj({}, dict.fromkeys(COLOURS, array(_SEAT)),
+                         description="Per colour the middle is out of, the seats the next bidder "
+                                     "may take it from"),
+        "result": nullable(RESULT),
+        "errors": array(ENTRY_PROBLEM, description="What is wrong already"),
+    }, title="SevenSealsGuide", description="The seal board of a round being entered"),
 )
 
 

@@ -76,11 +76,15 @@ from scoring.reading import (
     read_str,
 )
 from scoring.shapes import (
+    ENTRY_PROBLEM,
     GameShapes,
     array,
+    boolean,
     integer,
+    mapping,
     nullable,
     obj,
+    partly_entered,
     per_seat,
     standing,
     string,
@@ -464,21 +468,43 @@ def _partial_cards(reading: _Reading, options: Options, players: int) -> list[in
 
 
 _SEAT = integer(minimum=0, maximum=MAX_PLAYERS - 1)
+_CARD = string(CARDS)
 _PER_SEAT_COUNT = per_seat(integer(minimum=0))
+ENTRY = obj({"winner": _SEAT}, {
+    "hands": nullable(per_seat(array(_CARD), "The cards each seat was left with")),
+    "cards_left": nullable(per_seat(integer(minimum=0), "Cards left per seat (count table only)")),
+    "penalty": nullable(per_seat(integer(minimum=0), "Penalty points per seat")),
+}, title="TschauSeppEntry",
+    description="One game: who went out, and what the others were left with in at most one "
+                "form (hands, cards_left or penalty)")
+TOTALS = obj({"penalty": _PER_SEAT_COUNT, "wins": _PER_SEAT_COUNT, "games": integer(minimum=0)},
+             title="TschauSeppTotals")
+_SO_FAR = "Per seat, null where it is not known yet"
 SHAPES = GameShapes(
-    entry=obj({"winner": _SEAT}, {
-        "hands": nullable(per_seat(array(string(CARDS)), "The cards each seat was left with")),
-        "cards_left": nullable(per_seat(integer(minimum=0),
-                                        "Cards left per seat (count table only)")),
-        "penalty": nullable(per_seat(integer(minimum=0), "Penalty points per seat")),
-    }, title="TschauSeppEntry",
-        description="One game: who went out, and what the others were left with in at most "
-                    "one form (hands, cards_left or penalty)"),
+    entry=ENTRY,
     result=obj({"penalty": _PER_SEAT_COUNT, "winner": _SEAT}, title="TschauSeppResult"),
-    totals=obj({"penalty": _PER_SEAT_COUNT, "wins": _PER_SEAT_COUNT,
-                "games": integer(minimum=0)}, title="TschauSeppTotals"),
+    totals=TOTALS,
     standing=standing("TschauSeppStanding", {"penalty": integer(minimum=0),
                                              "wins": integer(minimum=0)}),
+    partial_entry=partly_entered(ENTRY, title="TschauSeppPartialEntry"),
+    guide=obj({
+        "winner": nullable(_SEAT),
+        "form": nullable(string(FORMS, "How the cards left are entered")),
+        "cards": per_seat(nullable(integer(minimum=0)), f"Cards left so far. {_SO_FAR}"),
+        "penalty": per_seat(nullable(integer(minimum=0)), f"Penalty points so far. {_SO_FAR}"),
+        "unassigned": array(_CARD, description="Cards with a copy in no hand yet"),
+        "remaining": mapping(integer(minimum=0), "Per card, the copies in no hand yet"),
+        "duplicates": array(obj({"card": _CARD, "seats": array(_SEAT, min_items=1),
+                                 "copies": integer(minimum=1)}, title="TschauSeppDuplicate",
+                                description="A card in more hands than the decks hold copies")),
+        "totals": TOTALS,
+        "would_finish": boolean("The match would end with this game"),
+        "complete": boolean("The game would be accepted as it is"),
+        "missing": array(ENTRY_PROBLEM, description="What is not entered yet"),
+        "errors": array(ENTRY_PROBLEM, description="What is wrong already"),
+    }, title="TschauSeppGuide",
+        description="A game being entered: the cards and points so far and the totals if it "
+                    "counted"),
 )
 
 

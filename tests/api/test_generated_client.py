@@ -59,7 +59,7 @@ def test_the_generated_client_plays_a_match_and_a_tournament_round(
 ) -> None:
     models = module("models")
     matches, tournaments = module("api.matches"), module("api.tournaments")
-    for name in ("create_match", "record_round", "get_match"):
+    for name in ("create_match", "record_round", "get_match", "guide_round"):
         module(f"api.matches.{name}")
     for name in ("create_tournament", "add_player", "start_round", "confirm_table",
                  "tournament_standings"):
@@ -77,6 +77,17 @@ def test_the_generated_client_plays_a_match_and_a_tournament_round(
             options=models.NewMatchOptions.from_dict({"games": 2})))
         assert isinstance(created, models.CreatedMatch)
         table = as_holder_of(created.token)
+        guided = matches.guide_round.sync(
+            match_id=created.id, client=table,
+            body=models.TschauSeppPartialEntry(winner=0, penalty=[3, 4, None]))
+        assert isinstance(guided, models.Guide), guided
+        assert isinstance(guided.guide, models.TschauSeppGuide)
+        assert isinstance(guided.guide.totals, models.TschauSeppTotals)
+        assert (guided.guide.penalty, guided.guide.totals.penalty) == ([3, 4, None], [3, 4, 0])
+        (wrong,), (missing,) = guided.guide.errors, guided.guide.missing
+        assert isinstance(wrong, models.EntryProblem)
+        assert (wrong.path, wrong.code, missing.path) == ("penalty[0]", "winner_not_out",
+                                                          "penalty[2]")
         for winner in (0, 0):
             written = matches.record_round.sync(
                 match_id=created.id, client=table,

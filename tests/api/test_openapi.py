@@ -7,10 +7,12 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 from openapi_spec_validator import validate
 
+from scoring.registry import all_games
 from tests.conftest import problem
 
 Client = AsyncTestClient[Litestar]
@@ -80,3 +82,36 @@ async def test_schema_answers_the_document_and_no_page_is_blank(
         answer = await client.get(page)
         body = problem(answer, 404)
         assert body["errors"][0]["params"]["document"] == "/schema/openapi.json", page
+
+
+def component(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def title(shape: dict[str, Any]) -> Any:
+    return shape["title"]
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_the_guide_takes_and_answers_each_games_own_shapes(
+    client: Client, document: dict[str, Any],
+) -> None:
+    guide = document["paths"]["/api/v1/matches/{match_id}/guide"]["post"]
+    assert guide["requestBody"]["content"]["application/json"]["schema"] == component(
+        "GuideBody")
+    assert guide["responses"]["200"]["content"]["application/json"]["schema"] == component(
+        "Guide")
+    schemas = document["components"]["schemas"]
+    assert schemas["Guide"]["properties"]["guide"] == component("RoundGuide")
+    games = all_games().values()
+    assert schemas["RoundGuide"]["anyOf"] == [
+        component(title(game.shapes.guide)) for game in games]
+    assert schemas["PartialRoundEntry"]["anyOf"] == [
+        component(title(game.shapes.partial_entry)) for game in games]
+    for game in games:
+        created = (await client.post("/api/v1/matches", json={
+            "game": game.id, "players": ["Ann", "Bea", "Cem", "Dan"]})).json()
+        answer = await client.post(f"/api/v1/matches/{created['id']}/guide", json={"x": [1.5]})
+        assert answer.status_code == 200, answer.text
+        Draft202012Validator({**component(title(game.shapes.guide)), **document}).validate(
+            answer.json()["guide"])

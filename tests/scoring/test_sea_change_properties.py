@@ -18,7 +18,13 @@ from scoring.game import Setup
 from scoring.games._sea_change_deck import DECK_RULES, EIGHTS, SUITS, ZERO_OF, deck_of
 from scoring.games.sea_change import GAME, pile_points
 from scoring.match import FoldedMatch, fold_match, fold_more, set_up
-from tests.scoring.shapes import assert_folded_match_fits_its_shapes
+from tests.scoring.shapes import (
+    assert_folded_match_fits_its_shapes,
+    assert_guided_as_its_shapes_say,
+    made_up_rounds,
+    partly_entered,
+    read_rounds,
+)
 
 NAMES = ("Ann", "Daniel", "Eric", "Warren", "Maya", "Lena", "Tom", "Ida")
 SETTINGS = settings(deadline=None, max_examples=60)
@@ -256,3 +262,14 @@ def test_what_a_match_reads_and_writes_fits_the_games_shapes(
 ) -> None:
     (setup, _), entries = match
     assert_folded_match_fits_its_shapes(GAME, fold_match(GAME, setup, entries))
+
+
+@SETTINGS
+@given(matches(), st.data())
+def test_the_guide_answers_every_round_being_entered_as_its_shape_says(
+    match: tuple[Table, list[dict[str, Any]]], data: st.DataObject,
+) -> None:
+    (setup, _), entries = match
+    index = data.draw(st.integers(0, len(entries) - 1))
+    typed = data.draw(partly_entered(entries[index]) | made_up_rounds(GAME))
+    assert_guided_as_its_shapes_say(GAME, typed, setup, read_rounds(GAME, setup, entries[:index]))

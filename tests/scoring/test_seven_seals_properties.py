@@ -17,7 +17,13 @@ from scoring.errors import InvalidEntry
 from scoring.game import Setup
 from scoring.games.seven_seals import GAME, SealsOptions
 from scoring.match import fold_match, fold_more
-from tests.scoring.shapes import assert_folded_match_fits_its_shapes
+from tests.scoring.shapes import (
+    assert_folded_match_fits_its_shapes,
+    assert_guided_as_its_shapes_say,
+    made_up_rounds,
+    partly_entered,
+    read_rounds,
+)
 
 COLOURS = ("red", "yellow", "green", "blue", "violet")
 SUPPLY = {"red": 5, "yellow": 3, "green": 3, "blue": 3, "violet": 3, "white": 4}
@@ -290,3 +296,14 @@ def test_what_a_match_reads_and_writes_fits_the_games_shapes(
 ) -> None:
     setup, entries = match
     assert_folded_match_fits_its_shapes(GAME, fold_match(GAME, setup, entries))
+
+
+@SETTINGS
+@given(matches(), st.data())
+def test_the_guide_answers_every_round_being_entered_as_its_shape_says(
+    match: tuple[Setup[SealsOptions], list[dict[str, Any]]], data: st.DataObject,
+) -> None:
+    setup, entries = match
+    index = data.draw(st.integers(0, len(entries) - 1))
+    typed = data.draw(partly_entered(entries[index]) | made_up_rounds(GAME))
+    assert_guided_as_its_shapes_say(GAME, typed, setup, read_rounds(GAME, setup, entries[:index]))

@@ -12,7 +12,13 @@ from scoring.game import Setup
 from scoring.games.tschau_sepp import GAME
 from scoring.match import FoldedMatch, fold_match, fold_more, set_up
 from scoring.reading import JSON
-from tests.scoring.shapes import assert_folded_match_fits_its_shapes
+from tests.scoring.shapes import (
+    assert_folded_match_fits_its_shapes,
+    assert_guided_as_its_shapes_say,
+    made_up_rounds,
+    partly_entered,
+    read_rounds,
+)
 
 DESCRIPTION: Any = GAME.describe()
 CARDS: list[str] = DESCRIPTION["cards"]
@@ -249,3 +255,14 @@ def test_what_a_match_reads_and_writes_fits_the_games_shapes(
 ) -> None:
     setup, entries = match
     assert_folded_match_fits_its_shapes(GAME, fold_match(GAME, setup, entries))
+
+
+@PROPERTY
+@given(matches(), st.data())
+def test_the_guide_answers_every_game_being_entered_as_its_shape_says(
+    match: tuple[Setup[Any], list[JSON]], data: st.DataObject,
+) -> None:
+    setup, entries = match
+    index = data.draw(st.integers(0, len(entries) - 1))
+    typed = data.draw(partly_entered(entries[index]) | made_up_rounds(GAME))
+    assert_guided_as_its_shapes_say(GAME, typed, setup, read_rounds(GAME, setup, entries[:index]))
