@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
+from scoring.measures import Measure
 from scoring.messages import ENGLISH, NO_NAMES, Message, Names, Vocabulary, Wording
 from scoring.reading import JSON
 from scoring.shapes import (
@@ -203,6 +204,8 @@ class Game(Protocol[Opt, E, R, T]):
     sheet: SheetColumns
     shapes: GameShapes
     """The JSON shapes of a round entry, round result, totals and standings line."""
+    measures: tuple[Measure, ...]
+    """What a club's statistics average per member: totals of the standings line."""
 
     def describe(self, wording: Wording = ENGLISH) -> dict[str, JSON]:
         """Everything a client needs to offer this game: options, card ids, seal ids, decks;

@@ -56,6 +56,7 @@ from scoring.games._sea_change_entry import (
     read_round,
 )
 from scoring.match import names_of
+from scoring.measures import Measure
 from scoring.messages import ENGLISH, SEAT, SIDE, Listed, Message, Names, Vocabulary, Wording
 from scoring.ranking import shared_ranks
 from scoring.reading import JSON, read_choice, read_int, read_list, read_object
@@ -575,6 +576,8 @@ class SeaChange:
     min_players = 1
     max_players = MAX_PLAYERS
     shapes = SHAPES
+    measures = (Measure("vp_per_round", "vp", "round", "higher"),
+                Measure("points_per_round", "points", "round", "higher"))
 
     def describe(self, wording: Wording = ENGLISH) -> dict[str, JSON]:
         return describe(wording)

@@ -49,6 +49,7 @@ from scoring.games._seven_seals_entry import (
     read_round,
 )
 from scoring.match import names_of
+from scoring.measures import Measure
 from scoring.messages import ENGLISH, Listed, Message, Vocabulary, Wording
 from scoring.ranking import best, shared_ranks
 from scoring.reading import JSON, read_int, read_object
@@ -213,6 +214,8 @@ class SevenSeals:
     min_players = 3
     max_players = MAX_PLAYERS
     shapes = SHAPES
+    measures = (Measure("penalty_per_round", "penalty", "round", "lower"),
+                Measure("exact_per_match", "exact", "match", "higher"))
 
     def describe(self, wording: Wording = ENGLISH) -> dict[str, JSON]:
         return {

@@ -64,6 +64,7 @@ from scoring.games._tschau_sepp_cards import (
     penalty_bounds,
 )
 from scoring.match import names_of
+from scoring.measures import Measure
 from scoring.messages import ENGLISH, SEAT, Listed, Message, Vocabulary, Wording
 from scoring.ranking import best, shared_ranks
 from scoring.reading import (
@@ -517,6 +518,8 @@ class TschauSepp:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     shapes = SHAPES
+    measures = (Measure("penalty_per_game", "penalty", "round", "lower"),
+                Measure("games_won_per_match", "wins", "match", "higher"))
 
     def describe(self, wording: Wording = ENGLISH) -> dict[str, JSON]:
         suits: list[JSON] = [
