@@ -13,6 +13,7 @@ from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
 import api.db.models
+import api.clubs.models
 import api.tournaments.models  # noqa: F401
 from api.db.engine import create_engine
 from api.settings import Settings

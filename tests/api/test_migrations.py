@@ -13,7 +13,9 @@ from api import cli
 from api.db.engine import create_engine
 
 TABLES = {"match", "round", "audit", "idempotency", "tournament", "tournament_player",
-          "tournament_round", "tournament_table"}
+          "tournament_round", "tournament_table", "club", "club_member", "club_match",
+          "club_seat", "club_member_game", "club_rating", "club_tournament",
+          "club_tournament_player"}
 
 
 async def _tables(engine: AsyncEngine) -> set[str]:
