@@ -18,6 +18,7 @@ from api import openapi
 from api.app_files import pwa_routes
 from api.bodies import StrictRequest
 from api.boundary import Boundary, allowed_methods
+from api.clubs.controllers import ClubController
 from api.compression import compression_config
 from api.db.database import Database
 from api.db.engine import create_engine
@@ -105,7 +106,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await database.close()
 
     route_handlers: list[Any] = [
-        health, ping, GameController, MatchController, TournamentController]
+        health, ping, GameController, MatchController, TournamentController, ClubController]
     if settings.pwa_dir.is_dir():
         route_handlers += pwa_routes(settings.pwa_dir)
     app = Litestar(

@@ -28,6 +28,7 @@ from litestar.openapi.spec import (
     Schema,
 )
 
+from api.clubs import schemas as club_schemas
 from api.games.schemas import GamePart, game_components
 from api.i18n import _
 from api.matches import schemas as match_schemas
@@ -35,7 +36,8 @@ from api.problems import PROBLEM_MEDIA_TYPE, Fault, NotFound, ProblemBody
 from api.tournaments import schemas as tournament_schemas
 from scoring import registry
 
-CLOSED_REQUEST_BODIES = (match_schemas.NewMatch, *tournament_schemas.CLOSED_REQUEST_BODIES)
+CLOSED_REQUEST_BODIES = (match_schemas.NewMatch, *tournament_schemas.CLOSED_REQUEST_BODIES,
+                         *club_schemas.CLOSED_REQUEST_BODIES)
 GAME_FIELDS = ((match_schemas.NewMatch, "game"), (tournament_schemas.NewTournament, "game"),
                (tournament_schemas.BackupSettings, "game"))
 
@@ -102,6 +104,7 @@ OTHER_MEDIA_TYPES = {
     "exportTournament": ({"text/csv": TEXT, "text/html": TEXT}, False),
     "matchEvents": ({"text/event-stream": TEXT}, True),
     "tournamentEvents": ({"text/event-stream": TEXT}, True),
+    "clubEvents": ({"text/event-stream": TEXT}, True),
 }
 """Per operation, the media types of its 200 answer beyond JSON (and whether they replace it)."""
 

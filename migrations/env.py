@@ -12,8 +12,8 @@ from alembic import context
 from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
-import api.db.models
 import api.clubs.models
+import api.db.models
 import api.tournaments.models  # noqa: F401
 from api.db.engine import create_engine
 from api.settings import Settings

@@ -59,12 +59,18 @@ class MatchController(Controller):
     path = "/api/v1/matches"
     tags = ("matches",)
 
-    @post("/", operation_id="createMatch", status_code=201, raises=[BadRequest, Unprocessable],
-          responses=documented(BadRequest, ContentTooLarge, Unprocessable))
-    async def create(self, state: State, words: RequestWords,
+    @post("/", operation_id="createMatch", status_code=201,
+          raises=[BadRequest, Unauthorized, Forbidden, Unprocessable],
+          responses=documented(BadRequest, Unauthorized, Forbidden, ContentTooLarge,
+                               Unprocessable),
+          security=SECURITY)
+    async def create(self, request: Request[Any, Any, Any], state: State, words: RequestWords,
                      data: JSONBody[s.NewMatch]) -> Response[s.CreatedMatch]:
-        """Create a match; the answer holds its write token and view token, shown only once."""
-        created = said_match(words, await service.create_match(state.database, data))
+        """Create a match; the answer holds its write token and view token, shown only once.
+
+        With ``club`` the match is the club's (``Authorization: Bearer <club token>``)."""
+        created = said_match(words, await service.create_match(state.database, data,
+                                                               authorization(request)))
         return Response(created, status_code=201,
                         headers={"Location": f"{self.path}/{created.id}"})
 

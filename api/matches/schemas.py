@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from api.clubs.models import CLUB_ID_LENGTH
 from api.games.schemas import MatchStanding, RoundEntry, RoundGuide, RoundResult, RoundTotals
 
 MAX_PLAYERS_IN_BODY = 64
@@ -25,6 +26,9 @@ class NewMatch(msgspec.Struct, forbid_unknown_fields=True):
     ]
     options: dict[str, Any] = {}
     private: bool = False
+    club: Annotated[str, msgspec.Meta(min_length=1, max_length=CLUB_ID_LENGTH)] | None = None
+    """A club's id: the match is the club's, each player the club member of that name (the
+    request needs the club token)."""
 
 
 class MatchPlayer(msgspec.Struct):
@@ -90,7 +94,7 @@ class Guide(msgspec.Struct):
 
 class HistoryItem(msgspec.Struct):
     at: datetime
-    action: Literal["create", "round_added", "round_corrected", "round_undone"]
+    action: Literal["create", "round_added", "round_corrected", "round_undone", "players_renamed"]
     round: int | None
     old_entry: RoundEntry | None
     new_entry: RoundEntry | None

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -34,6 +34,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel, col
 
 from api import auth
+from api.clubs import ledger, links
+from api.clubs.access import CLUB
+from api.clubs.members import members_for
 from api.db.database import Database
 from api.db.models import AuditRow, IdempotencyRow, MatchRow, RoundRow
 from api.db.statements import EngineStatements, Row, Statements
@@ -45,6 +48,7 @@ from api.problems import (
     NO_SUCH_GAME,
     Conflict,
     Fault,
+    Forbidden,
     NotFound,
     PreconditionFailed,
     Unprocessable,
@@ -188,10 +192,17 @@ async def load(statements: Statements, match_id: str, *, for_write: bool = False
 
 async def _load_for_writing(statements: Statements, match_id: str,
                             authorization: str | None) -> tuple[Stored, MatchWriter]:
-    """The match with its entries, locked, and who may write it (401/403 otherwise)."""
+    """The match with its entries, locked, and who may write it (401/403 otherwise): its own
+    token, a tournament's, or the club token for a club's own match."""
     stored = await load(statements, match_id, for_write=True, entries=True)
-    writer = await match_writer(statements, match_id, stored.record.write_token_hash,
-                                authorization)
+    try:
+        writer = await match_writer(statements, match_id, stored.record.write_token_hash,
+                                    authorization)
+    except Forbidden:
+        club_tokens = await statements.one(links.CLUB_TOKENS_OF_MATCH, {"match_key": match_id})
+        if links.club_token_kind(club_tokens, authorization) != CLUB:
+            raise
+        writer = MatchWriter(CLUB)
     return stored, writer
 
 
@@ -240,7 +251,9 @@ def _round_written(columns: dict[str, Any], played: dict[str, JSON]) -> s.RoundW
     )
 
 
-async def create_match(database: Database, body: s.NewMatch) -> s.CreatedMatch:
+async def create_match(database: Database, body: s.NewMatch,
+                       authorization: str | None = None) -> s.CreatedMatch:
+    """A new match; with ``club`` the club's, its players the club's members (club token)."""
     game = registry.game_by_id(body.game)
     if game is None:
         raise Unprocessable(NO_SUCH_GAME, errors=[unknown_game("game", body.game)])
@@ -260,7 +273,14 @@ async def create_match(database: Database, body: s.NewMatch) -> s.CreatedMatch:
     )
     row, _rounds = new_match_row(record, fold_match(game, setup, []), at)
     async with database.write() as statements:
+        if body.club is not None:
+            club_version = await links.open_club(statements, body.club, authorization)
+            seated = await members_for(statements, body.club, setup.players, at)
         await statements.run(INSERT_MATCH, row)
+        if body.club is not None:
+            await links.link_match(statements, body.club, record.id, game.id, seated.members,
+                                   at)
+            await ledger.touch_club(statements, body.club, club_version, at)
         await _audit(statements, record.id, at, "create", auth.MATCH_TOKEN)
     return s.CreatedMatch(**msgspec.structs.asdict(row["snapshot"]), token=tokens.write,
                           view_token=tokens.view)
@@ -291,7 +311,13 @@ async def read_snapshot(database: Database, match_id: str,
     if row is None:
         raise NotFound(no_match(match_id))
     private, write_hash, view_hash, version, snapshot = row
-    auth.require_read(authorization, bool(private), write_hash, view_hash)
+    try:
+        auth.require_read(authorization, bool(private), write_hash, view_hash)
+    except Forbidden:
+        club_tokens = await database.read_one(links.CLUB_TOKENS_OF_MATCH,
+                                              {"match_key": match_id})
+        if links.club_token_kind(club_tokens, authorization) is None:
+            raise
     return Snapshot(version, snapshot.encode())
 
 
@@ -300,9 +326,16 @@ async def read_match(database: Database, match_id: str, authorization: str | Non
     return msgspec.json.decode(snapshot.json, type=s.Match)
 
 
-def _require_read(record: MatchRecord, authorization: str | None) -> None:
-    auth.require_read(authorization, record.private, record.write_token_hash,
-                      record.view_token_hash)
+async def _require_read(statements: Statements, record: MatchRecord,
+                        authorization: str | None) -> None:
+    """A private match is read with its own tokens, or its club's for a club's own match."""
+    try:
+        auth.require_read(authorization, record.private, record.write_token_hash,
+                          record.view_token_hash)
+    except Forbidden:
+        club_tokens = await statements.one(links.CLUB_TOKENS_OF_MATCH, {"match_key": record.id})
+        if links.club_token_kind(club_tokens, authorization) is None:
+            raise
 
 
 def _fold(folds: RecentFolds, stored: Stored, entries: Sequence[JSON],
@@ -341,6 +374,7 @@ class Written:
 
     version: int
     answer: s.RoundWritten | None
+    club: ledger.ClubChange | None
 
 
 async def _store_fold(
@@ -370,17 +404,21 @@ async def _store_fold(
     if added:
         await statements.run(INSERT_ROUND, [{"match_id": record.id, **played} for played in added])
     await writer.record(statements, stored.game, folded, device_id, action, at)
+    club = await ledger.after_match_write(statements, record.id, stored.game, folded, action, at)
     await _audit(statements, record.id, at, action, writer.token_kind, number, old_entry,
                  new_entry)
     answer = _round_written(columns, rounds[number - 1]) if number <= len(rounds) else None
-    return Written(version, answer)
+    return Written(version, answer, club)
 
 
 async def _publish(broker: Broker, writer: MatchWriter, match_id: str, written: Written,
                    action: str, number: int) -> None:
-    """After the commit: tell the match's and the tournament's subscribers."""
+    """After the commit: tell the match's, the tournament's and the club's subscribers."""
     await broker.publish(match_id, Change(written.version, action, number))
     await writer.publish(broker)
+    if written.club is not None:
+        await broker.publish(ledger.events_channel(written.club.club_id),
+                             Change(written.club.version, f"match_{action}", None))
 
 
 @dataclass(frozen=True, slots=True)
@@ -496,13 +534,29 @@ async def undo_round(
     await _publish(broker, writer, match_id, written, "round_undone", number)
 
 
+async def rename_seats(statements: Statements, folds: RecentFolds, match_id: str,
+                       names: dict[int, str], token_kind: str) -> int:
+    """Give seats new names (a removed club member's name replaced) and fold the match again,
+    so that its standings and reason name them so too; answer the match's new version."""
+    stored = await load(statements, match_id, for_write=True, entries=True)
+    players = [names.get(seat, name) for seat, name in enumerate(stored.record.players)]
+    record = replace(stored.record, players=players)
+    at = now()
+    folded = folds.fold(record.id, stored.game, players, record.options, stored.entries)
+    columns, _ = match_columns(record, record.version + 1, folded, at)
+    await statements.run(UPDATE_MATCH, {"match_id": record.id, "players": players, **columns})
+    await _audit(statements, record.id, at, "players_renamed", token_kind)
+    return record.version + 1
+
+
 async def guide(
     session: AsyncSession, match_id: str, authorization: str | None, body: dict[str, Any],
     number: int | None, wording: Wording,
 ) -> s.Guide:
     """The game's help for a partly entered round ``number`` (default: the next round)."""
-    stored = await load(EngineStatements(session), match_id, entries=True)
-    _require_read(stored.record, authorization)
+    statements = EngineStatements(session)
+    stored = await load(statements, match_id, entries=True)
+    await _require_read(statements, stored.record, authorization)
     number = len(stored.entries) + 1 if number is None else number
     if number > len(stored.entries) + 1:
         raise NotFound(_("Round {number} is neither recorded nor the next round of this match.",
@@ -516,8 +570,9 @@ async def guide(
 
 async def history(session: AsyncSession, match_id: str,
                   authorization: str | None) -> list[s.HistoryItem]:
-    stored = await load(EngineStatements(session), match_id)
-    _require_read(stored.record, authorization)
+    statements = EngineStatements(session)
+    stored = await load(statements, match_id)
+    await _require_read(statements, stored.record, authorization)
     rows = (await session.execute(
         select(AuditRow).where(col(AuditRow.match_id) == match_id).order_by(col(AuditRow.id))
     )).scalars().all()

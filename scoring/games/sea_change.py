@@ -576,8 +576,8 @@ class SeaChange:
     min_players = 1
     max_players = MAX_PLAYERS
     shapes = SHAPES
-    measures = (Measure("vp_per_round", "vp", "round", "higher"),
-                Measure("points_per_round", "points", "round", "higher"))
+    measures: tuple[Measure, ...] = (Measure("vp_per_round", "vp", "round", "higher"),
+                                      Measure("points_per_round", "points", "round", "higher"))
 
     def describe(self, wording: Wording = ENGLISH) -> dict[str, JSON]:
         return describe(wording)

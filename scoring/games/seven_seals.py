@@ -214,8 +214,8 @@ class SevenSeals:
     min_players = 3
     max_players = MAX_PLAYERS
     shapes = SHAPES
-    measures = (Measure("penalty_per_round", "penalty", "round", "lower"),
-                Measure("exact_per_match", "exact", "match", "higher"))
+    measures: tuple[Measure, ...] = (Measure("penalty_per_round", "penalty", "round", "lower"),
+                                      Measure("exact_per_match", "exact", "match", "higher"))
 
     def describe(self, wording: Wording = ENGLISH) -> dict[str, JSON]:
         return {

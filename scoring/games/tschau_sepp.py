@@ -518,8 +518,8 @@ class TschauSepp:
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     shapes = SHAPES
-    measures = (Measure("penalty_per_game", "penalty", "round", "lower"),
-                Measure("games_won_per_match", "wins", "match", "higher"))
+    measures: tuple[Measure, ...] = (Measure("penalty_per_game", "penalty", "round", "lower"),
+                                      Measure("games_won_per_match", "wins", "match", "higher"))
 
     def describe(self, wording: Wording = ENGLISH) -> dict[str, JSON]:
         suits: list[JSON] = [

@@ -1,0 +1,183 @@
+"""HTTP handlers for clubs: thin wrappers around :mod:`api.clubs.service`."""
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from litestar import Controller, Request, Response, delete, get, patch, post
+from litestar.datastructures import ResponseHeader, State
+from litestar.params import JSONBody, PathParameter, QueryParameter
+from litestar.response import ServerSentEvent
+
+from api.clubs import schemas as s
+from api.clubs import service
+from api.clubs.ledger import events_channel
+from api.clubs.models import CLUB_ID_LENGTH
+from api.i18n.http import RequestWords
+from api.problems import (
+    BadRequest,
+    Conflict,
+    ContentTooLarge,
+    Forbidden,
+    NotFound,
+    Unauthorized,
+    Unprocessable,
+    documented,
+)
+from api.requests import Session, authorization, broker, change_events
+
+MAX_HISTORY_PAGE = 200
+
+ClubId = Annotated[str, PathParameter(
+    title="Club id", min_length=1, max_length=CLUB_ID_LENGTH, pattern=r"^[A-Za-z0-9_-]+$",
+)]
+MemberId = Annotated[int, PathParameter(title="Member id", ge=1, le=s.MAX_MEMBER_ID)]
+GameQuery = Annotated[str, QueryParameter(
+    name="game", min_length=1, max_length=64, description="A game id, e.g. tschau-sepp")]
+OptionalGame = Annotated[str | None, QueryParameter(
+    name="game", min_length=1, max_length=64, description="Only this game")]
+OptionalMember = Annotated[int | None, QueryParameter(
+    name="player", ge=1, le=s.MAX_MEMBER_ID, description="Only matches this member played")]
+Since = Annotated[datetime | None, QueryParameter(
+    name="from", description="From this moment on (inclusive, RFC 3339)")]
+Until = Annotated[datetime | None, QueryParameter(
+    name="to", description="Before this moment (exclusive, RFC 3339)")]
+
+READ = [BadRequest, Unauthorized, Forbidden, NotFound]
+QUERY = [*READ, Unprocessable]
+WRITE = [*READ, ContentTooLarge, Unprocessable]
+TOKEN: list[dict[str, list[str]]] = [{"bearer": []}]
+
+
+class ClubController(Controller):
+    path = "/api/v1/clubs"
+    tags = ("clubs",)
+
+    @post("/", operation_id="createClub", status_code=201, raises=[BadRequest, Unprocessable],
+          responses=documented(BadRequest, ContentTooLarge, Unprocessable))
+    async def create(self, session: Session,
+                     data: JSONBody[s.NewClub]) -> Response[s.CreatedClub]:
+        """Create a club; the answer holds its token and view token, shown only once."""
+        created = await service.create_club(session, data)
+        return Response(created, status_code=201,
+                        headers={"Location": f"{self.path}/{created.id}"})
+
+    @get("/{club_id:str}", operation_id="getClub", raises=READ, responses=documented(*READ),
+         security=TOKEN,
+         response_headers=[ResponseHeader(name="ETag", documentation_only=True,
+                                          description="The club version as an entity tag")])
+    async def read(self, request: Request[Any, Any, Any], session: Session,
+                   club_id: ClubId) -> Response[s.Club]:
+        """The club and its members (club token or view token)."""
+        club = await service.read_club(session, club_id, authorization(request))
+        return Response(club, headers={"ETag": f'"{club.version}"'})
+
+    @patch("/{club_id:str}", operation_id="renameClub", raises=WRITE,
+           responses=documented(*WRITE), security=TOKEN)
+    async def rename(self, request: Request[Any, Any, Any], session: Session, club_id: ClubId,
+                     data: JSONBody[s.ClubChange]) -> s.Club:
+        """Give the club a new name (club token)."""
+        return await service.rename_club(session, broker(request), club_id,
+                                         authorization(request), data)
+
+    @get("/{club_id:str}/players", operation_id="clubPlayers", raises=READ,
+         responses=documented(*READ), security=TOKEN)
+    async def players(self, request: Request[Any, Any, Any], session: Session,
+                      club_id: ClubId) -> list[s.ClubMember]:
+        """Every member with their statistics and rating per game played."""
+        return await service.read_players(session, club_id, authorization(request))
+
+    @get("/{club_id:str}/players/{member_id:int}", operation_id="clubPlayer", raises=READ,
+         responses=documented(*READ), security=TOKEN)
+    async def player(self, request: Request[Any, Any, Any], session: Session, club_id: ClubId,
+                     member_id: MemberId) -> s.ClubMember:
+        """One member with their statistics and rating per game played."""
+        return await service.read_player(session, club_id, member_id, authorization(request))
+
+    @patch("/{club_id:str}/players/{member_id:int}", operation_id="renameClubPlayer",
+           raises=WRITE, responses=documented(*WRITE), security=TOKEN)
+    async def rename_player(self, request: Request[Any, Any, Any], session: Session,
+                            club_id: ClubId, member_id: MemberId,
+                            data: JSONBody[s.MemberChange]) -> s.ClubMember:
+        """A new spelling of a member's name (club token); one of their aliases swaps."""
+        return await service.rename_member(session, broker(request), club_id, member_id,
+                                           authorization(request), data)
+
+    @post("/{club_id:str}/players/{member_id:int}/merge", operation_id="mergeClubPlayer",
+          status_code=200, raises=[*WRITE, Conflict], responses=documented(*WRITE, Conflict),
+          security=TOKEN)
+    async def merge_player(self, request: Request[Any, Any, Any], session: Session,
+                           club_id: ClubId, member_id: MemberId,
+                           data: JSONBody[s.MemberMerge]) -> s.ClubMember:
+        """Merge this member into ``into`` (two spellings of one person, club token); answers
+        the merged member, statistics and ratings replayed as if always one."""
+        return await service.merge_member(session, broker(request), club_id, member_id,
+                                          authorization(request), data)
+
+    @delete("/{club_id:str}/players/{member_id:int}", operation_id="removeClubPlayer",
+            raises=[*READ, Conflict], responses=documented(*READ, Conflict), security=TOKEN)
+    async def remove_player(self, request: Request[Any, Any, Any], state: State,
+                            session: Session, club_id: ClubId, member_id: MemberId) -> None:
+        """Remove a member (club token): their name is replaced, their results stay."""
+        await service.remove_member(session, broker(request), state.folds, club_id, member_id,
+                                    authorization(request))
+
+    @get("/{club_id:str}/ratings", operation_id="clubLadder", raises=QUERY,
+         responses=documented(*QUERY), security=TOKEN)
+    async def ladder(self, request: Request[Any, Any, Any], session: Session, club_id: ClubId,
+                     game: GameQuery) -> list[s.LadderRow]:
+        """The game's ladder: the members who played it, best ``ordinal`` first."""
+        return await service.read_ladder(session, club_id, game, authorization(request))
+
+    @get("/{club_id:str}/ratings/history", operation_id="clubRatingHistory", raises=QUERY,
+         responses=documented(*QUERY), security=TOKEN)
+    async def rating_history(self, request: Request[Any, Any, Any], session: Session,
+                             club_id: ClubId, game: GameQuery,
+                             player: OptionalMember = None) -> list[s.RatingHistory]:
+        """Each member's rating after every rated match of the game, oldest first."""
+        return await service.read_rating_history(session, club_id, game, player,
+                                                 authorization(request))
+
+    @get("/{club_id:str}/statistics", operation_id="clubStatistics", raises=QUERY,
+         responses=documented(*QUERY), security=TOKEN)
+    async def statistics(self, request: Request[Any, Any, Any], session: Session,
+                         club_id: ClubId, game: OptionalGame = None, since: Since = None,
+                         until: Until = None) -> list[s.StatisticsRow]:
+        """Statistics per member and game, all time or over matches finished in a range."""
+        return await service.read_statistics(session, club_id, game, since, until,
+                                             authorization(request))
+
+    @get("/{club_id:str}/history", operation_id="clubHistory", raises=QUERY,
+         responses=documented(*QUERY), security=TOKEN)
+    async def history(
+        self, request: Request[Any, Any, Any], session: Session, words: RequestWords,
+        club_id: ClubId, game: OptionalGame = None, player: OptionalMember = None,
+        since: Since = None,
+        until: Until = None,
+        limit: Annotated[int, QueryParameter(ge=1, le=MAX_HISTORY_PAGE)] = 50,
+        offset: Annotated[int, QueryParameter(ge=0, le=1_000_000)] = 0,
+    ) -> s.ClubHistory:
+        """The club's matches and tournaments, newest first, one page at a time."""
+        return await service.read_history(session, club_id, game, player, since, until, limit,
+                                          offset, authorization(request), words)
+
+    @get("/{club_id:str}/head-to-head", operation_id="clubHeadToHead", raises=QUERY,
+         responses=documented(*QUERY), security=TOKEN)
+    async def head_to_head(
+        self, request: Request[Any, Any, Any], session: Session, words: RequestWords,
+        club_id: ClubId, player: Annotated[int, QueryParameter(ge=1, le=s.MAX_MEMBER_ID)],
+        opponent: Annotated[int, QueryParameter(ge=1, le=s.MAX_MEMBER_ID)],
+        game: OptionalGame = None,
+    ) -> s.HeadToHead:
+        """Two members' finished matches together, per game, and the latest of them."""
+        return await service.read_head_to_head(session, club_id, player, opponent, game,
+                                               authorization(request), words)
+
+    @get("/{club_id:str}/events", operation_id="clubEvents", raises=READ,
+         responses=documented(*READ), security=TOKEN)
+    async def events(self, request: Request[Any, Any, Any], state: State,
+                     club_id: ClubId) -> ServerSentEvent:
+        """Server-Sent Events: a ``change`` with the club's new version after every change to
+        its members, matches, statistics or ratings."""
+        async with state.database.sessions() as session:
+            await service.readable(session, club_id, authorization(request))
+        return ServerSentEvent(change_events(broker(request), events_channel(club_id)))
