@@ -52,10 +52,12 @@ class TournamentController(Controller):
     @post("/", operation_id="createTournament", status_code=201,
           raises=[BadRequest, Unprocessable],
           responses=documented(BadRequest, ContentTooLarge, Unprocessable))
-    async def create(self, session: Session,
+    async def create(self, request: Request[Any, Any, Any], session: Session,
                      data: JSONBody[s.NewTournament]) -> Response[s.CreatedTournament]:
-        """Create a tournament; the answer holds the organiser token and a view token, once."""
-        created = await service.create_tournament(session, data)
+        """Create a tournament; the answer holds the organiser token and a view token, once.
+
+        With ``club`` it is the club's (``Authorization: Bearer <club token>``)."""
+        created = await service.create_tournament(session, data, authorization(request))
         return Response(created, status_code=201, headers={"Location": f"{self.path}/{created.id}"})
 
     @post("/import", operation_id="importTournament", status_code=201,

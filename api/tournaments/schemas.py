@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from api.clubs.models import CLUB_ID_LENGTH
 from api.games.schemas import RoundEntry
 from api.tournaments.models import (
     CLUB_LENGTH,
@@ -57,6 +58,9 @@ class NewTournament(msgspec.Struct, forbid_unknown_fields=True):
         default_factory=lambda: list(DEFAULT_TIEBREAKS))
     hide_standings: bool = False
     private: bool = False
+    club: Annotated[str, msgspec.Meta(min_length=1, max_length=CLUB_ID_LENGTH)] | None = None
+    """A club's id: a tournament for the club, its players the club's members and its tables'
+    matches the club's (the request needs the club token)."""
 
 
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):

@@ -46,7 +46,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import col
 
 from api import auth
+from api.clubs import ledger, links
+from api.clubs.members import members_for
 from api.db.models import AuditRow, MatchRow, RoundRow
+from api.db.statements import EngineStatements
 from api.i18n import Phrase, _, _n
 from api.live import Broker, Change
 from api.matches.service import MATCH_ID_BYTES, MatchRecord, new_match_row, now, utc
@@ -382,8 +385,12 @@ def _touch(row: TournamentRow, at: datetime) -> None:
     row.updated_at = at
 
 
-async def create_tournament(session: AsyncSession, body: s.NewTournament) -> s.CreatedTournament:
+async def create_tournament(session: AsyncSession, body: s.NewTournament,
+                            authorization: str | None = None) -> s.CreatedTournament:
+    """A new tournament; with ``club`` the club's (club token), its players club members."""
     game = check_settings(body)
+    if body.club is not None:
+        club_version = await links.open_club(EngineStatements(session), body.club, authorization)
     tokens = auth.new_tokens()
     at = now()
     row = TournamentRow(
@@ -398,6 +405,11 @@ async def create_tournament(session: AsyncSession, body: s.NewTournament) -> s.C
         version=1, created_at=at, updated_at=at,
     )
     session.add(row)
+    if body.club is not None:
+        await session.flush()
+        statements = EngineStatements(session)
+        await links.link_tournament(statements, body.club, row.id, at)
+        await ledger.touch_club(statements, body.club, club_version, at)
     await session.commit()
     view = tournament_view(row, (), (), ())
     return s.CreatedTournament(**msgspec.structs.asdict(view), token=tokens.write,
@@ -443,10 +455,32 @@ async def add_player(session: AsyncSession, broker: Broker, tournament_id: str,
         club=club, active=True,
     )
     session.add(player)
-    _touch(row, now())
+    at = now()
+    await _seat_member(session, tournament_id, player.id, name, at)
+    _touch(row, at)
     await session.commit()
     await _publish(broker, row, "player_added", None)
     return player_view(player)
+
+
+async def _seat_member(session: AsyncSession, tournament_id: str, player_id: int, name: str,
+                       at: datetime) -> None:
+    """In a club's tournament, a new player is the club member of that name (made on first
+    use); one member cannot play twice (422 at ``name``)."""
+    statements = EngineStatements(session)
+    club_id = await links.club_of_tournament(statements, tournament_id)
+    if club_id is None:
+        return
+    await session.flush()  # the player row, which the link refers to
+    _finished, version = await ledger.lock_club(statements, club_id)
+    (member,) = (await members_for(statements, club_id, [name], at, "name")).members
+    if member in (await links.members_of_players(statements, tournament_id)).values():
+        raise Unprocessable(_("A club member cannot play twice in one tournament."), errors=[
+            Fault("name", "same_member_twice", _(
+                '"{name}" is a club member who plays in this tournament already.',
+                name=name, member=member))])
+    await links.link_player(statements, club_id, tournament_id, player_id, member)
+    await ledger.touch_club(statements, club_id, version, at)
 
 
 async def change_player(session: AsyncSession, broker: Broker, tournament_id: str,
@@ -591,6 +625,9 @@ async def start_round(session: AsyncSession, broker: Broker, tournament_id: str,
     session.add(TournamentRoundRow(tournament_id=tournament_id, number=number, report=report,
                                    started_at=at))
     await session.flush()
+    statements = EngineStatements(session)
+    club_id = await links.club_of_tournament(statements, tournament_id)
+    members = await links.members_of_players(statements, tournament_id) if club_id else {}
     started: list[s.TableToken] = []
     for index, seats in enumerate(seating, start=1):
         try:
@@ -607,7 +644,13 @@ async def start_round(session: AsyncSession, broker: Broker, tournament_id: str,
             players=seats, rounds_played=0, finished=False, places=places, shares=shares,
             confirmed=False,
         ))
+        if club_id is not None:
+            await links.link_match(statements, club_id, match.id, game.id,
+                                   [members[p] for p in seats], at, tournament_id)
         started.append(s.TableToken(index, match.id, seats, table_token(organiser_token, match.id)))
+    if club_id is not None:
+        _finished, club_version = await ledger.lock_club(statements, club_id)
+        await ledger.touch_club(statements, club_id, club_version, at)
     row.current_round = number
     row.status = "running"
     _touch(row, at)

@@ -10,6 +10,7 @@ from litestar.testing import AsyncTestClient
 
 CLUBS = "/api/v1/clubs"
 MATCHES = "/api/v1/matches"
+TOURNAMENTS = "/api/v1/tournaments"
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -10,7 +10,7 @@ import pytest
 from litestar.testing import AsyncTestClient
 from openskill.models import PlackettLuce
 
-from tests.api.clubs import CLUBS, MATCHES, bearer, new_club, tschau_round
+from tests.api.clubs import CLUBS, MATCHES, TOURNAMENTS, bearer, new_club, tschau_round
 from tests.conftest import problem
 
 Client = AsyncTestClient  # type: ignore[type-arg]
@@ -399,3 +399,44 @@ async def test_a_removed_member_leaves_their_results_and_loses_their_name_everyw
                                                  "played": 0}
     del newcomer
     problem(await client.delete(f"{club.url}/players/1", headers=club.auth), 404)
+
+
+async def test_a_club_tournament_seats_members_and_its_finished_tables_count(
+        client: Client) -> None:
+    club = await new_club(client)
+    await club.play(["Ann", "Bea"], [0, 3])
+    body = {"name": "Clubmeisterschaft", "game": "tschau-sepp", "options": {"games": 1},
+            "rounds": 1, "table_size": 4, "seating": "random", "seed": 3, "club": club.id}
+    problem(await client.post(TOURNAMENTS, json=body), 401)
+    problem(await client.post(TOURNAMENTS, json=body, headers=bearer(club.view_token)), 403)
+    tournament = await client.post(TOURNAMENTS, json=body, headers=club.auth)
+    assert tournament.status_code == 201, tournament.text
+    tournament_id, organiser = tournament.json()["id"], bearer(tournament.json()["token"])
+    for name in ["ann", "Bea", "Cem", "Dan"]:
+        added = await client.post(f"{TOURNAMENTS}/{tournament_id}/players",
+                                  json={"name": name}, headers=organiser)
+        assert added.status_code == 201, added.text
+    twice = problem(await client.post(f"{TOURNAMENTS}/{tournament_id}/players",
+                                      json={"name": "Dan"}, headers=organiser), 422)
+    assert twice["errors"][0]["path"] == "name"
+    club_view = await club.get()
+    assert [p["name"] for p in club_view["players"]] == ["Ann", "Bea", "Cem", "Dan"]
+    started = (await client.post(f"{TOURNAMENTS}/{tournament_id}/rounds",
+                                 headers=organiser)).json()
+    (table,) = started["tables"]
+    entered = await client.post(f"{MATCHES}/{table['match_id']}/rounds",
+                                json=tschau_round([0, 2, 4, 6]),
+                                headers=bearer(table["table_token"]))
+    assert entered.status_code == 201, entered.text
+    members = await club.members()
+    assert {name: m["games"]["tschau-sepp"]["played"] for name, m in members.items()} == {
+        "Ann": 2, "Bea": 2, "Cem": 1, "Dan": 1}
+    history = (await club.get("/history"))["entries"]
+    assert [(e["kind"], e["name"]) for e in history] == [
+        ("tournament", "Clubmeisterschaft"), ("match", None)]
+    assert [p["name"] for p in history[0]["players"]] == ["Ann", "Bea", "Cem", "Dan"]
+    only_cem = (await club.get("/history", player=3))["entries"]
+    assert [e["kind"] for e in only_cem] == ["tournament"]
+    # The club token cannot write a tournament table's match: the tournament's rules hold.
+    problem(await client.delete(f"{MATCHES}/{table['match_id']}/rounds/1", headers=club.auth),
+            403)
