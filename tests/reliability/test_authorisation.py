@@ -24,6 +24,7 @@ WRITE_METHODS = ("post", "put", "patch", "delete")
 NAMES = ["Ann", "Bea", "Cem", "Dan", "Eva", "Fay", "Gus", "Hal"]
 M = "/api/v1/matches"
 T = "/api/v1/tournaments"
+C = "/api/v1/clubs"
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -46,6 +47,9 @@ class World:
     tables: list[dict[str, Any]]
     player_id: int  # the running tournament's first player
     backup: dict[str, Any]
+    club: dict[str, Any]  # members 1 Ann, 2 Bea played a club match; 3 Cem, 4 Dan, 5 Eva another
+    other_club: dict[str, Any]
+    club_match: dict[str, Any]  # Cem, Dan and Eva's, after one of its two games
 
 
 async def ok(answer: Awaitable[Any], status: int) -> Any:
@@ -81,7 +85,17 @@ async def build(client: Client) -> World:
                                           "X-Device-Id": f"enter-{number}"}), 201)
     backup = await ok(client.get(f"{T}/{running['id']}/backup",
                                  headers=bearer(running["token"])), 200)
-    return World(matches[0], matches[1], running, registering, tables, player_ids[0], backup)
+    clubs = [await ok(client.post(C, json={"name": name}), 201) for name in ("Club", "Other")]
+    club_matches = []
+    for players in (NAMES[:2], NAMES[2:5]):
+        club_match = await ok(client.post(M, json={
+            "game": "tschau-sepp", "players": players, "options": {"games": 2},
+            "club": clubs[0]["id"]}, headers=bearer(clubs[0]["token"])), 201)
+        await ok(client.post(f"{M}/{club_match['id']}/rounds", json=tschau(0, 3, len(players)),
+                             headers=bearer(club_match["token"])), 201)
+        club_matches.append(club_match)
+    return World(matches[0], matches[1], running, registering, tables, player_ids[0], backup,
+                 clubs[0], clubs[1], club_matches[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,11 +139,26 @@ def match_targets(tail: str, body: Callable[[int], Any], headers: dict[str, str]
         plain = refusals(world, world.a["view_token"])
         at_table = refusals(world, world.running["view_token"])
         at_table["another match's token"] = f"Bearer {world.a['token']}"
+        of_club = refusals(world, world.club["view_token"], **{
+            "another club's token": world.other_club["token"]})
         return [
             (Call(f"{M}/{world.a['id']}{tail}", body(3), headers), world.a["token"], plain),
             (Call(f"{M}/{table['match_id']}{tail}", body(4), headers), table["table_token"],
              at_table),
+            (Call(f"{M}/{world.club_match['id']}{tail}", body(3), headers),
+             world.club["token"], of_club),
         ]
+    return calls
+
+
+def club_target(path: Callable[[World], str], body: Any = None,
+                ) -> Callable[[World], list[tuple[Call, str, dict[str, str]]]]:
+    """The club's own token only: its view token reads, another club's token is another's."""
+    def calls(world: World) -> list[tuple[Call, str, dict[str, str]]]:
+        wrong = refusals(world, world.club["view_token"], **{
+            "another club's token": world.other_club["token"],
+            "a club match's own token": world.club_match["token"]})
+        return [(Call(path(world), body), world.club["token"], wrong)]
     return calls
 
 
@@ -184,6 +213,21 @@ MATRIX: dict[tuple[str, str], Rule] = {
              refusals(world, world.a["view_token"])),
             *match_targets("/rounds/1", lambda seats: None)(world)[1:],
         ], 204),
+    ("POST", C): Rule(
+        f"{OPEN}: anyone may found a club; the answer holds its token and view token, once",
+        open_target(lambda w: C, lambda w: {"name": "Another club"}), 201),
+    ("PATCH", f"{C}/{{club_id}}"): Rule(
+        "the club token only",
+        club_target(lambda w: f"{C}/{w.club['id']}", {"name": "Renamed"}), 200),
+    ("PATCH", f"{C}/{{club_id}}/players/{{member_id}}"): Rule(
+        "the club token only",
+        club_target(lambda w: f"{C}/{w.club['id']}/players/2", {"name": "Beatrice"}), 200),
+    ("POST", f"{C}/{{club_id}}/players/{{member_id}}/merge"): Rule(
+        "the club token only",
+        club_target(lambda w: f"{C}/{w.club['id']}/players/1/merge", {"into": 3}), 200),
+    ("DELETE", f"{C}/{{club_id}}/players/{{member_id}}"): Rule(
+        "the club token only",
+        club_target(lambda w: f"{C}/{w.club['id']}/players/4"), 204),
     ("POST", T): Rule(
         f"{OPEN}: anyone may organise a tournament; the answer holds the organiser token",
         open_target(lambda w: T, lambda w: {"name": "Another night", "game": "sea-change",
@@ -286,3 +330,37 @@ async def test_a_table_token_cannot_change_its_match_once_the_table_is_confirmed
     corrected = await call(app_client, "PUT", Call(path, tschau(3, 5, 4)),
                            f"Bearer {world.running['token']}")
     assert corrected.status_code == 200, corrected.text
+
+
+CLUB_READS = ["", "/players", "/players/1", "/ratings?game=tschau-sepp",
+              "/ratings/history?game=tschau-sepp", "/statistics", "/history",
+              "/head-to-head?player=1&opponent=2"]
+
+
+async def test_club_reads_need_one_of_its_two_tokens(app_client: Client) -> None:
+    world = await build(app_client)
+    for tail in CLUB_READS:
+        path = f"{C}/{world.club['id']}{tail}"
+        assert (await app_client.get(path)).status_code == 401, path
+        for token in (world.other_club["token"], world.club_match["token"], world.a["token"]):
+            assert (await app_client.get(path, headers=bearer(token))).status_code == 403
+        for token in (world.club["token"], world.club["view_token"]):
+            assert (await app_client.get(path, headers=bearer(token))).status_code == 200
+
+
+async def test_a_club_match_is_started_with_the_club_token_only(
+    app_client: Client, everything_stored: Snapshot,
+) -> None:
+    world = await build(app_client)
+    request = Call(M, {"game": "tschau-sepp", "players": ["Ann", "Ivy"],
+                       "club": world.club["id"]})
+    before = await everything_stored()
+    wrong = refusals(world, world.club["view_token"],
+                     **{"another club's token": world.other_club["token"]})
+    for name, authorization in wrong.items():
+        response = await call(app_client, "POST", request, authorization)
+        expected = 401 if name == "no token" or name.startswith("malformed") else 403
+        assert response.status_code == expected, (name, response.text)
+    assert await everything_stored() == before
+    right = await call(app_client, "POST", request, f"Bearer {world.club['token']}")
+    assert right.status_code == 201, right.text
