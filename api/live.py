@@ -6,6 +6,16 @@ to any server process on the same database hear it; ``auto`` (the default) takes
 for a PostgreSQL database and ``memory`` for SQLite (which one process serves).
 A slow subscriber never holds up a write: its queue is bounded and it drops the oldest change,
 since every change only says "read the match again".
+
+Changes are published after their transaction commits, so they are hints, not a log: they can
+arrive out of version order (two writes to one tournament publish in whichever order their
+requests get there, and each server process has its own connection to PostgreSQL), and through
+PostgreSQL a change committed just before a subscription can still be heard after it. Each carries
+the version it produced, so a reader compares it with the version it shows and reads again when
+it is behind. What a subscriber cannot hear, it is told to look up: the event stream starts with
+the version the resource has once the subscription is open (:func:`api.requests.change_events`),
+and when the PostgreSQL listener had to reconnect, every subscriber gets ``RESYNC`` (notices sent
+while it was away are lost).
 """
 
 from __future__ import annotations
@@ -38,6 +48,10 @@ class Change:
     version: int
     action: str
     round: int | None
+
+
+RESYNC = Change(0, "resync", None)
+"""Not a change: changes may have been missed, look up the current version."""
 
 
 class Broker(Protocol):
@@ -73,6 +87,11 @@ class MemoryBroker:
             if queue.full():
                 queue.get_nowait()
             queue.put_nowait(change)
+
+    def deliver_everywhere(self, change: Change) -> None:
+        """Hand a change to every subscriber of this process, whatever it follows."""
+        for match_id in list(self._queues):
+            self.deliver(match_id, change)
 
     @asynccontextmanager
     async def subscribe(self, match_id: str) -> AsyncIterator[asyncio.Queue[Change]]:
@@ -123,6 +142,8 @@ class PostgresBroker:
         self._listener = await self._asyncpg.connect(self._dsn)
         self._listener.add_termination_listener(lambda _connection: closed.set())
         await self._listener.add_listener(CHANNEL, self._heard)
+        # Whatever was sent while no connection listened is lost: subscribers look it up.
+        self._local.deliver_everywhere(RESYNC)
         await closed.wait()
 
     async def stop(self) -> None:

@@ -2,7 +2,7 @@
 the session; the change stream they answer ``/events`` with, and the header of a download."""
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -11,7 +11,7 @@ from litestar.di import NamedDependency
 from litestar.response import ServerSentEventMessage
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.live import Broker
+from api.live import RESYNC, Broker
 
 Session = NamedDependency[AsyncSession]
 SECURITY: list[dict[str, list[str]]] = [{}, {"bearer": []}]
@@ -33,16 +33,38 @@ def broker(request: Request[Any, Any, Any]) -> Broker:
     return live
 
 
-async def change_events(live: Broker, key: str) -> AsyncIterator[ServerSentEventMessage]:
-    """Server-Sent Events: a comment once subscribed, then each change; a ping keeps proxies
-    from closing a quiet stream."""
+EVENTS_DESCRIPTION = (
+    " The stream opens with a `current` event, `{\"version\"}`: the version once the stream "
+    "listens, so a reader that loaded the resource before connecting (or reconnects after a "
+    "drop) knows whether it missed a change. Then a `change` event, `{\"version\", "
+    "\"action\", \"round\"}`, follows every write. Changes are hints: they may arrive late "
+    "or out of order, so read the resource again when a version is newer than the one shown. "
+    "A `current` event may come again later (the server lost track of changes for a moment). "
+    "A comment every 15 seconds keeps proxies from closing a quiet stream."
+)
+
+
+def _current(version: int) -> ServerSentEventMessage:
+    return ServerSentEventMessage(event="current", data=f'{{"version":{version}}}')
+
+
+async def change_events(
+    live: Broker, key: str, version: Callable[[], Awaitable[int]],
+) -> AsyncIterator[ServerSentEventMessage]:
+    """Server-Sent Events (see ``EVENTS_DESCRIPTION``): a comment once subscribed, ``current``
+    with the ``version()`` read after subscribing (a change committed later is heard, one
+    committed earlier is in that version), then each change, with pings in between."""
     async with live.subscribe(key) as queue:
         yield ServerSentEventMessage(comment="subscribed")
+        yield _current(await version())
         while True:
             try:
                 change = await asyncio.wait_for(queue.get(), PING_SECONDS)
             except TimeoutError:
                 yield ServerSentEventMessage(comment="ping")
+                continue
+            if change is RESYNC:
+                yield _current(await version())
                 continue
             yield ServerSentEventMessage(
                 event="change", data=msgspec.json.encode(change).decode(),

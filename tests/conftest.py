@@ -179,13 +179,18 @@ def problem(response: Any, status: int) -> dict[str, Any]:
     return body
 
 
-async def next_change(lines: AsyncIterator[str]) -> dict[str, Any]:
-    """The data of the next ``change`` event of a Server-Sent Events stream."""
+async def next_event(lines: AsyncIterator[str], name: str) -> dict[str, Any]:
+    """The data of the next ``name`` event of a Server-Sent Events stream (others are passed)."""
     event = None
     async for line in lines:
         if line.startswith("event:"):
             event = line.split(":", 1)[1].strip()
-        elif line.startswith("data:") and event == "change":
-            change: dict[str, Any] = json.loads(line.split(":", 1)[1])
-            return change
+        elif line.startswith("data:") and event == name:
+            data: dict[str, Any] = json.loads(line.split(":", 1)[1])
+            return data
     raise AssertionError("the stream ended")
+
+
+async def next_change(lines: AsyncIterator[str]) -> dict[str, Any]:
+    """The data of the next ``change`` event of a Server-Sent Events stream."""
+    return await next_event(lines, "change")

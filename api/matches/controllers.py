@@ -26,7 +26,15 @@ from api.problems import (
     Unprocessable,
     documented,
 )
-from api.requests import SECURITY, Session, attachment, authorization, broker, change_events
+from api.requests import (
+    EVENTS_DESCRIPTION,
+    SECURITY,
+    Session,
+    attachment,
+    authorization,
+    broker,
+    change_events,
+)
 from api.spreadsheet import DecimalMark, Layout, Separator, csv_response
 from api.tournaments.models import DEVICE_ID_LENGTH, DEVICE_ID_PATTERN
 
@@ -165,9 +173,15 @@ class MatchController(Controller):
                                                    sheet_words(words, match)), filename)
 
     @get("/{match_id:str}/events", operation_id="matchEvents", raises=READ,
-         responses=documented(*READ), security=SECURITY)
+         responses=documented(*READ), security=SECURITY,
+         description="Server-Sent Events of the match." + EVENTS_DESCRIPTION)
     async def events(self, request: Request[Any, Any, Any], state: State,
                      match_id: MatchId) -> ServerSentEvent:
-        """Server-Sent Events: a ``change`` (version, action, round) after each write."""
-        await service.read_snapshot(state.database, match_id, authorization(request))
-        return ServerSentEvent(change_events(broker(request), match_id))
+        """Server-Sent Events: the version now, then a ``change`` after each write."""
+        reader = authorization(request)
+        await service.read_snapshot(state.database, match_id, reader)
+
+        async def version() -> int:
+            return (await service.read_snapshot(state.database, match_id, reader)).version
+
+        return ServerSentEvent(change_events(broker(request), match_id, version))

@@ -20,7 +20,15 @@ from api.problems import (
     Unprocessable,
     documented,
 )
-from api.requests import SECURITY, Session, attachment, authorization, broker, change_events
+from api.requests import (
+    EVENTS_DESCRIPTION,
+    SECURITY,
+    Session,
+    attachment,
+    authorization,
+    broker,
+    change_events,
+)
 from api.spreadsheet import DecimalMark, Layout, Separator, csv_response
 from api.tournaments import backup, export, service
 from api.tournaments import schemas as s
@@ -182,11 +190,18 @@ class TournamentController(Controller):
         return Response(saved, headers=attachment(filename))
 
     @get("/{tournament_id:str}/events", operation_id="tournamentEvents", raises=READ,
-         responses=documented(*READ), security=SECURITY)
+         responses=documented(*READ), security=SECURITY,
+         description="Server-Sent Events of the tournament: every change, including every "
+                     "result entered or confirmed at its tables." + EVENTS_DESCRIPTION)
     async def events(self, request: Request[Any, Any, Any], state: State,
                      tournament_id: TournamentId) -> ServerSentEvent:
-        """Server-Sent Events: ``change`` with ``{"version", "action", "round"}`` on every change,
-        including every result entered or confirmed at the tournament's tables."""
+        """Server-Sent Events: the version now, then a ``change`` on every change."""
         async with state.database.sessions() as session:
             await service.readable(session, tournament_id, authorization(request))
-        return ServerSentEvent(change_events(broker(request), events_channel(tournament_id)))
+
+        async def version() -> int:
+            async with state.database.sessions() as session:
+                return (await service.load_tournament(session, tournament_id)).version
+
+        return ServerSentEvent(change_events(broker(request), events_channel(tournament_id),
+                                             version))

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from api.settings import REPO_ROOT
-from tests.conftest import ServerFactory, next_change
+from tests.conftest import ServerFactory, next_change, next_event
 
 pytestmark = pytest.mark.slow
 PWA_INDEX = REPO_ROOT / "pwa" / "index.html"
@@ -76,3 +76,27 @@ async def test_a_subscriber_hears_of_a_new_round_within_two_seconds(
 
         change = await asyncio.wait_for(next_change(lines), timeout=2)
     assert change == {"version": 2, "action": "round_added", "round": 1}
+
+
+async def test_a_stream_starts_with_the_version_a_reader_may_have_missed(
+    http: httpx.AsyncClient,
+) -> None:
+    """A phone reads the match, then connects: a round recorded in between is in the version the
+    stream opens with, so the phone knows to read again (and after every reconnection too)."""
+    created = (await http.post("/api/v1/matches", json={
+        "game": "tschau-sepp", "players": ["Ann", "Bea"]})).json()
+    url = f"/api/v1/matches/{created['id']}"
+    posted = await http.post(f"{url}/rounds", json={"winner": 0, "penalty": [0, 4]},
+                             headers={"Authorization": f"Bearer {created['token']}"})
+    assert posted.status_code == 201
+    async with http.stream("GET", f"{url}/events") as stream:
+        assert await next_event(stream.aiter_lines(), "current") == {"version": 2}
+
+    tournament = (await http.post("/api/v1/tournaments", json={
+        "name": "Club night", "game": "tschau-sepp", "rounds": 1, "table_size": 2})).json()
+    added = await http.post(f"/api/v1/tournaments/{tournament['id']}/players",
+                            json={"name": "Ann"},
+                            headers={"Authorization": f"Bearer {tournament['token']}"})
+    assert added.status_code == 201
+    async with http.stream("GET", f"/api/v1/tournaments/{tournament['id']}/events") as stream:
+        assert await next_event(stream.aiter_lines(), "current") == {"version": 2}

@@ -590,9 +590,11 @@ async def test_results_and_confirmations_at_a_table_reach_the_tournament_channel
     broker = client.app.state.broker
 
     async def next_change(queue: asyncio.Queue[Any]) -> Any:
-        """The next change after the round's start: through PostgreSQL, the start's own
-        notification may still arrive after the subscription."""
-        while (change := await asyncio.wait_for(queue.get(), 2)).version <= started:
+        """The next change after the round's start. Through PostgreSQL the start's notice is
+        sent before ``start`` answers but reaches the listening connection whenever it arrives,
+        possibly after this subscription: changes are hints a reader compares by version (see
+        :mod:`api.live`). The timeout only keeps a lost notice from hanging the test."""
+        while (change := await asyncio.wait_for(queue.get(), 30)).version <= started:
             pass
         return change
 
