@@ -46,11 +46,26 @@ export function authHeaders(token) {
   return token ? { Authorization: `Bearer ${token}` } : {};
 }
 
+// Reads made before the service worker controlled this page (the first visit, a table's QR code
+// opened on a new phone) went past it, so it could not keep them for offline use: they are read
+// again through it once it does.
+const readsBeforeWorker = new Map();
+
+/** Reads again, through the worker that now controls the page, what was read before it did. */
+export function keepReadsForOffline() {
+  const reads = [...readsBeforeWorker.values()];
+  readsBeforeWorker.clear();
+  return Promise.allSettled(reads.map((read) => read()));
+}
+
 /**
  * `write` picks the match's edit token, otherwise the best token held for reading.
  * Returns parsed JSON (or null for 204).
  */
 export async function call(path, { method = 'GET', body, match, write = false, headers = {} } = {}) {
+  if (method === 'GET' && navigator.serviceWorker && !navigator.serviceWorker.controller) {
+    readsBeforeWorker.set(JSON.stringify([path, match, write, headers]), () => call(path, { match, write, headers }));
+  }
   const token = match ? (write ? writeToken(match) : readToken(match)) : null;
   const all = { Accept: 'application/json', 'Accept-Language': language(), ...authHeaders(token), ...headers };
   if (method !== 'GET') all['X-Device-Id'] = deviceId();

@@ -1,6 +1,6 @@
 // Boot: language, routes, outbox replay (on start and when the connection returns), service worker.
 import { LANGUAGES, LANGUAGE_NAMES, language, preferredLanguage, t, useLanguage } from './i18n.js';
-import { h, replace } from './dom.js';
+import { h, replace, toast } from './dom.js';
 import { reloadOnNextScreen, render, route, start } from './router.js';
 import { replay } from './outbox.js';
 import { startScreen } from './screens/start.js';
@@ -10,7 +10,7 @@ import { standingsScreen } from './screens/standings.js';
 import { winnerScreen } from './screens/winner.js';
 import { historyScreen } from './screens/history.js';
 import { shareScreen } from './screens/share.js';
-import { getMatch } from './api.js';
+import { getMatch, keepReadsForOffline } from './api.js';
 import { errorScreen } from './match-view.js';
 import { tokensFor } from './store.js';
 
@@ -74,14 +74,18 @@ function installServiceWorker() {
   let controlled = navigator.serviceWorker.controller !== null;
   navigator.serviceWorker.addEventListener('controllerchange', () => {
     if (controlled) reloadOnNextScreen();
+    else keepReadsForOffline();
     controlled = true;
   });
   navigator.serviceWorker.register('sw.js', { type: 'module', updateViaCache: 'none' })
     .catch(() => {});
 }
 
-function replayOutbox() {
-  return replay().catch(() => []);
+/** Sends what waits in the outbox; says so when rounds saved offline went out. */
+async function replayOutbox() {
+  const outcomes = await replay().catch(() => []);
+  const sent = outcomes.filter((outcome) => outcome.state === 'sent').length;
+  if (sent) toast(t('sheet.sent', { n: sent }));
 }
 
 async function boot() {

@@ -1,62 +1,148 @@
-// Change events of one match. EventSource cannot send an Authorization header, so a private
-// match is followed with a streaming fetch that parses the same text/event-stream. Like every
-// request to the API, both name the app's language (EventSource by ?lang=, it sends no headers).
+// Live updates from the API's event streams (a match's, a tournament's), for screens that must
+// never show a stale state: a phone at the table, a projector board left alone for an evening.
+// Read with a streaming fetch, one code path for every stream: it sends the token of a private
+// match and the app's language like any request, and reconnects the way a table needs: at once
+// when the phone is back online or the screen is shown again, otherwise after 1, 2, 4 … 15 s; a
+// stream silent for longer than two of the server's pings is taken for dead and opened again.
+// Changes are hints (the API's events documentation says why): they can come late, twice or out
+// of order, so a screen reads again only when an event names a newer version than the one it
+// shows, and every stream opens with the version the server has (`current`), so whatever
+// happened while it was away is read at once. Reads run one at a time (oneAtATime): a slow
+// answer can never overwrite a newer one.
 import { authHeaders } from './api.js';
 import { language } from './i18n.js';
 import { readToken } from './store.js';
 
-const RETRY_MS = 2000;
+const FIRST_RETRY_MS = 1000;
+const LAST_RETRY_MS = 15000;
+const SILENCE_MS = 40000; // the server pings every 15 s
 
-export function follow(id, isPrivate, onChange) {
-  return followEvents(`/api/v1/matches/${encodeURIComponent(id)}/events`, isPrivate ? readToken(id) : null,
-    onChange);
-}
-
-/** Any event stream of the API (a match's, a tournament's); a token makes it a streaming fetch. */
-export function followEvents(url, token, onChange) {
-  if (!token && typeof EventSource === 'function') {
-    const source = new EventSource(`${url}?lang=${language()}`);
-    source.addEventListener('change', (event) => onChange(parse(event.data)));
-    return () => source.close();
-  }
-  const abort = new AbortController();
-  streamEvents(url, token, abort.signal, onChange);
-  return () => abort.abort();
-}
-
-function parse(data) {
-  try { return JSON.parse(data); } catch { return {}; }
-}
-
-async function streamEvents(url, token, signal, onChange) {
-  while (!signal.aborted) {
-    try {
-      const response = await fetch(url, { headers: { Accept: 'text/event-stream',
-        'Accept-Language': language(), ...authHeaders(token) }, signal });
-      if (!response.ok || !response.body) throw new Error(String(response.status));
-      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = '';
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value;
-        const blocks = buffer.split(/\r?\n\r?\n/);
-        buffer = blocks.pop();
-        for (const block of blocks) dispatch(block, onChange);
-      }
-    } catch {
-      if (signal.aborted) return;
+/**
+ * `work` run once at a time: a call while it runs makes it run once more afterwards (however
+ * many calls came), so the last run starts after the last call. Returns the running promise.
+ */
+export function oneAtATime(work) {
+  let running = null;
+  let again = false;
+  return function run() {
+    if (running) {
+      again = true;
+      return running;
     }
-    await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    running = (async () => {
+      try {
+        do {
+          again = false;
+          await work();
+        } while (again);
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  };
+}
+
+/**
+ * Follows a match: `refresh()` whenever the server has a newer version than `version()`, the
+ * version the screen shows. Returns the function that stops following.
+ */
+export function follow(id, isPrivate, { version, refresh }) {
+  return followEvents(`/api/v1/matches/${encodeURIComponent(id)}/events`,
+    isPrivate ? readToken(id) : null, { version, refresh });
+}
+
+/** Any event stream of the API; `token` for a private resource. Returns the stop function. */
+export function followEvents(url, token, { version, refresh }) {
+  let stopped = false;
+  let connection = null;
+  let wake = null;
+  let delay = FIRST_RETRY_MS;
+
+  const onEvent = (type, data) => {
+    const shown = version();
+    const newer = shown == null || (type === 'current' ? data.version !== shown : data.version > shown);
+    if ((type === 'current' || type === 'change') && newer) refresh();
+  };
+
+  const now = () => {
+    delay = FIRST_RETRY_MS;
+    if (wake) wake();
+  };
+  const reconnect = () => {
+    connection?.abort();
+    now();
+  };
+  const onVisible = () => { if (document.visibilityState === 'visible') reconnect(); };
+  const onOffline = () => connection?.abort();
+
+  (async () => {
+    while (!stopped) {
+      connection = new AbortController();
+      await readStream(url, token, connection.signal, onEvent, () => { delay = FIRST_RETRY_MS; });
+      if (stopped) break;
+      await new Promise((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, delay);
+      });
+      wake = null;
+      delay = Math.min(delay * 2, LAST_RETRY_MS);
+    }
+  })();
+
+  addEventListener('online', now);
+  addEventListener('offline', onOffline);
+  document.addEventListener('visibilitychange', onVisible);
+  return () => {
+    stopped = true;
+    removeEventListener('online', now);
+    removeEventListener('offline', onOffline);
+    document.removeEventListener('visibilitychange', onVisible);
+    connection?.abort();
+    if (wake) wake();
+  };
+}
+
+/** Reads one connection of a stream until it ends, fails or falls silent; `onOpen` once it answers. */
+async function readStream(url, token, signal, onEvent, onOpen) {
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  signal.addEventListener('abort', stop);
+  let silence = setTimeout(stop, SILENCE_MS);
+  try {
+    const response = await fetch(url, { headers: { Accept: 'text/event-stream',
+      'Accept-Language': language(), ...authHeaders(token) }, signal: abort.signal, cache: 'no-store' });
+    if (!response.ok || !response.body) return;
+    onOpen();
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      clearTimeout(silence);
+      silence = setTimeout(stop, SILENCE_MS);
+      buffer += value;
+      const blocks = buffer.split(/\r?\n\r?\n/);
+      buffer = blocks.pop();
+      for (const block of blocks) dispatch(block, onEvent);
+    }
+  } catch {
+    // Offline, refused, dropped or silent: the caller waits and connects again.
+  } finally {
+    clearTimeout(silence);
+    signal.removeEventListener('abort', stop);
   }
 }
 
-function dispatch(block, onChange) {
+function dispatch(block, onEvent) {
   let type = 'message';
   const data = [];
   for (const line of block.split(/\r?\n/)) {
     if (line.startsWith('event:')) type = line.slice(6).trim();
     else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
   }
-  if (type === 'change') onChange(parse(data.join('\n')));
+  if (!data.length) return;
+  let parsed;
+  try { parsed = JSON.parse(data.join('\n')); } catch { return; }
+  onEvent(type, parsed);
 }

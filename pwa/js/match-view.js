@@ -59,10 +59,15 @@ export function roundSheet(view, { edit = false } = {}) {
         'aria-label': t('history.edit_round', { n: round.number }) }, t('history.edit')))))));
 }
 
-export function nextDealer(match) {
-  const seat = match.next_dealer;
-  return seat == null || !match.players[seat] ? null
-    : h('p', { class: 'dealer' }, t('standings.next_dealer', { name: match.players[seat].name }));
+/**
+ * Who deals next. With `queued` rounds still waiting in the outbox the deal has moved on that many
+ * seats: it passes one seat to the left every round (seat 0 sits left of the first dealer), the
+ * rotation the API's `next_dealer` follows for every game.
+ */
+export function nextDealer(match, queued = 0) {
+  if (match.next_dealer == null) return null;
+  const player = match.players[(match.next_dealer + queued) % match.players.length];
+  return player ? h('p', { class: 'dealer' }, t('standings.next_dealer', { name: player.name })) : null;
 }
 
 export function problemText(error) {

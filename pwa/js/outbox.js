@@ -3,8 +3,8 @@
 // Each item keeps the Idempotency-Key made when the user tapped save; a replay resends it, so the
 // server stores a round once however often it is sent. A network error keeps the item and stops
 // (order matters: round 5 must not overtake round 4); a 4xx answer moves it to `rejected` with the
-// problem so the page can show it; a 2xx removes it. Writers on a match are told via a
-// BroadcastChannel so every open page refreshes.
+// problem so the page can show it; a 2xx removes it. Every change is announced (onChange) to this
+// page and, through a BroadcastChannel, to the others, so every open screen of the match refreshes.
 import { language } from './i18n.js';
 import { deviceId } from './store.js';
 
@@ -53,15 +53,24 @@ export const pending = async (matchId) => (await all(OUTBOX)).filter((i) => i.ma
 export const rejected = async (matchId) => (await all(REJECTED)).filter((i) => i.matchId === matchId);
 export const dismiss = async (seq) => run(REJECTED, 'readwrite', (s) => s.delete(seq));
 
+// A BroadcastChannel never delivers a message to the page that posts it: a round this page sent
+// when the connection came back must still refresh this page's screen.
+const listeners = new Set();
+
 function announce(matchId) {
+  for (const listener of listeners) listener(matchId);
   if (channel) channel.postMessage({ matchId });
 }
 
+/** `listener(matchId)` after every change of the outbox, made here or in another page or worker. */
 export function onChange(listener) {
-  if (!channel) return () => {};
   const handler = (event) => listener(event.data.matchId);
-  channel.addEventListener('message', handler);
-  return () => channel.removeEventListener('message', handler);
+  listeners.add(listener);
+  channel?.addEventListener('message', handler);
+  return () => {
+    listeners.delete(listener);
+    channel?.removeEventListener('message', handler);
+  };
 }
 
 async function send(item) {

@@ -100,6 +100,7 @@ export function entryForm({ match, game, initial, guide }) {
       hint.textContent = navigator.onLine ? '' : t('sc.no_help_offline');
       return;
     }
+    hint.textContent = '';
     if (state.mode === 'points') fillLast(answer);
     else if (grid && grid.rows === deckKey()) grid.draw();
     else draw();
@@ -208,5 +209,6 @@ export function entryForm({ match, game, initial, guide }) {
   draw();
   ask();
 
-  return { el, entry: partial };
+  // Asked again by the sheet once the connection is back, if it could not be asked before.
+  return { el, entry: partial, reguide: () => { if (!state.guide) ask(); } };
 }

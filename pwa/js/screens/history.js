@@ -3,7 +3,7 @@
 import { Problem, call } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { dateTime, t } from '../i18n.js';
-import { follow } from '../live.js';
+import { follow, oneAtATime } from '../live.js';
 import { errorScreen, header, loadView, problemText, roundSheet } from '../match-view.js';
 
 async function auditTrail(id) {
@@ -52,8 +52,8 @@ export async function historyScreen(root, id) {
   }
   replace(root, header(view, 'history'), body);
   await draw();
-  return follow(id, view.match.private, async () => {
+  return follow(id, view.match.private, { version: () => view.match.version, refresh: oneAtATime(async () => {
     try { view = await loadView(id); } catch { return; }
-    draw();
-  });
+    await draw();
+  }) });
 }

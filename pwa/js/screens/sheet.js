@@ -2,12 +2,15 @@
 // match's game. Saving puts the round in the outbox first (with its Idempotency-Key) and sends it:
 // accepted → standings; rejected → the API's errors at the fields; no connection → shown as
 // pending and sent later. Also the correction of an earlier round (PUT with If-Match).
+// The screen reads the match again whenever the outbox changes (a waiting round sent when the
+// connection came back, here or by the service worker) or the live stream says it moved on, and
+// the entry form asks its guide again once the connection is back.
 import { Problem, call, guide as askGuide } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { clearErrors, showErrors } from '../form.js';
 import { dismiss, enqueue, onChange as onOutboxChange, pending, rejected, replay } from '../outbox.js';
-import { follow } from '../live.js';
+import { follow, oneAtATime } from '../live.js';
 import { goFromHere } from '../router.js';
 import { writeToken } from '../store.js';
 import { errorScreen, header, loadView, nextDealer, problemText, standingsTable } from '../match-view.js';
@@ -29,7 +32,11 @@ function entryPanel(view, { round, initial, onSave, saveLabel }) {
     try { await onSave(editor.entry(), form); } finally { submit.disabled = false; }
   });
   replace(form, h('h2', {}, t('sheet.round_n', { n: round })), editor.el, submit);
-  return form;
+  if (editor.reguide) {
+    const again = () => (form.isConnected ? editor.reguide() : removeEventListener('online', again));
+    addEventListener('online', again);
+  }
+  return { form, editor };
 }
 
 export async function sheetScreen(root, id) {
@@ -40,6 +47,7 @@ export async function sheetScreen(root, id) {
   const summary = h('section', { class: 'panel summary' });
   const waiting = h('section', { class: 'pending', 'aria-live': 'polite' });
   let form = null;
+  let editor = null;
   let retry = null; // a rejected round loaded back into the form
 
   async function drawWaiting() {
@@ -68,15 +76,16 @@ export async function sheetScreen(root, id) {
     const queued = (await pending(id)).length;
     const fresh = entryPanel(view, { round: view.match.rounds.length + queued + 1, initial: retry?.body,
       saveLabel: t('sheet.save'), onSave: save });
-    if (retry) showErrors(fresh, retry.problem.errors, retry.problem.detail);
+    if (retry) showErrors(fresh.form, retry.problem.errors, retry.problem.detail);
     retry = null;
-    if (form) form.replaceWith(fresh); else root.append(fresh);
-    form = fresh;
+    if (form) form.replaceWith(fresh.form); else root.append(fresh.form);
+    ({ form, editor } = fresh);
   }
 
-  function drawSummary() {
+  /** Who deals the round after those waiting in the outbox, and the standings as the server has them. */
+  function drawSummary(queued) {
     const { match } = view;
-    replace(summary, nextDealer(match), match.rounds.length > 0 && standingsTable(match),
+    replace(summary, nextDealer(match, queued), match.rounds.length > 0 && standingsTable(match),
       !view.canWrite && h('p', { class: 'hint' }, t('sheet.view_only')));
   }
 
@@ -98,12 +107,12 @@ export async function sheetScreen(root, id) {
       showErrors(panel, problem.errors, problem.detail);
     } else {
       toast(t('sheet.saved_offline'));
-      await drawWaiting();
+      drawSummary(await drawWaiting());
       drawForm();
     }
   }
 
-  async function refresh() {
+  const refresh = oneAtATime(async () => {
     try {
       view = { ...view, match: (await loadView(id)).match };
     } catch {
@@ -113,19 +122,17 @@ export async function sheetScreen(root, id) {
       go(`#/m/${encodeURIComponent(id)}/winner`, true);
       return;
     }
-    drawSummary();
+    const queued = await drawWaiting();
+    drawSummary(queued);
     const heading = form?.querySelector('h2');
-    if (heading) {
-      const queued = await drawWaiting();
-      heading.textContent = t('sheet.round_n', { n: view.match.rounds.length + queued + 1 });
-    }
-  }
+    if (heading) heading.textContent = t('sheet.round_n', { n: view.match.rounds.length + queued + 1 });
+    editor?.reguide?.();
+  });
 
   replace(root, header(view, 'sheet'), summary, waiting);
-  drawSummary();
-  await drawWaiting();
+  drawSummary(await drawWaiting());
   await drawForm();
-  const stopLive = follow(id, view.match.private, refresh);
+  const stopLive = follow(id, view.match.private, { version: () => view.match.version, refresh });
   const stopOutbox = onOutboxChange((matchId) => { if (matchId === id) refresh(); });
   return () => { stopLive(); stopOutbox(); };
 }
@@ -137,7 +144,7 @@ export async function editRoundScreen(root, id, number) {
   const round = view.match.rounds[Number(number) - 1];
   if (!round || !view.canWrite) return go(`#/m/${encodeURIComponent(id)}/history`, true);
   const base = `#/m/${encodeURIComponent(id)}`;
-  const form = entryPanel(view, { round: round.number, initial: round.entry, saveLabel: t('edit.save'),
+  const { form } = entryPanel(view, { round: round.number, initial: round.entry, saveLabel: t('edit.save'),
     onSave: async (entry, panel) => {
       try {
         await call(`/matches/${encodeURIComponent(id)}/rounds/${round.number}`, { method: 'PUT',

@@ -1,7 +1,7 @@
 // Standings after every round: rank, totals, who deals next, and the round-by-round sheet.
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { follow } from '../live.js';
+import { follow, oneAtATime } from '../live.js';
 import { go } from '../router.js';
 import { errorScreen, header, loadView, nextDealer, roundSheet, standingsTable } from '../match-view.js';
 
@@ -23,8 +23,8 @@ export async function standingsScreen(root, id) {
   }
   replace(root, header(view, 'standings'), body);
   draw();
-  return follow(id, view.match.private, async () => {
+  return follow(id, view.match.private, { version: () => view.match.version, refresh: oneAtATime(async () => {
     try { view = await loadView(id); } catch { return; }
     draw();
-  });
+  }) });
 }

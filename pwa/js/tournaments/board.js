@@ -3,6 +3,7 @@
 // screen while it is shown.
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
+import { oneAtATime } from '../live.js';
 import {
   currentRound, followTournament, loadStandings, loadTournament, playerNames, roundLine, standingsTable,
   stateBadge, tournamentError, tournamentHeader,
@@ -31,9 +32,9 @@ export async function boardScreen(root, id) {
   document.body.classList.add('projector');
   replace(root, tournamentHeader(tournament, 'board'), body);
   draw();
-  const stop = followTournament(tournament, async () => {
+  const stop = followTournament(tournament, { version: () => tournament.version, refresh: oneAtATime(async () => {
     try { await load(); } catch { return; }
     draw();
-  });
+  }) });
   return () => { stop(); document.body.classList.remove('projector'); };
 }

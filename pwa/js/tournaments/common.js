@@ -5,7 +5,7 @@
 // accepts it), so "open match" from the dashboard can correct any round; numbers are shown with at
 // most two decimals in the UI language; standings columns follow the tournament's tiebreak chain.
 import { Problem, authHeaders, call } from '../api.js';
-import { debounce, h, replace } from '../dom.js';
+import { h, replace } from '../dom.js';
 import { problemText } from '../match-view.js';
 import { has, number, t } from '../i18n.js';
 import { followEvents } from '../live.js';
@@ -28,10 +28,14 @@ export async function loadTournament(id) {
 
 export const loadStandings = (id) => tournamentCall(id, '/standings');
 
-/** Reloads on every change of the tournament (a burst of changes, e.g. a round start, reloads once). */
-export function followTournament(tournament, onChange) {
+/**
+ * Follows a tournament: `refresh()` whenever the server has a newer version than `version()`, the
+ * one the screen shows (see live.js; give it a oneAtATime refresh, so a burst of changes, such as
+ * a round start, reads at most twice).
+ */
+export function followTournament(tournament, { version, refresh }) {
   const token = tournament.private ? tournamentReadToken(tournament.id) : null;
-  return followEvents(`/api/v1${tournamentPath(tournament.id)}/events`, token, debounce(onChange, 150));
+  return followEvents(`/api/v1${tournamentPath(tournament.id)}/events`, token, { version, refresh });
 }
 
 export const formatNumber = (value) => (value == null ? '–' : number(value, { maximumFractionDigits: 2 }));

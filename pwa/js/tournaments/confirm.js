@@ -4,6 +4,7 @@
 // Decision: a phone with only a view link sees the state but no button.
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
+import { oneAtATime } from '../live.js';
 import { deviceId, organiserToken, writeToken } from '../store.js';
 import { authHeaders } from '../api.js';
 import {
@@ -53,8 +54,8 @@ export async function confirmPanel(root, match, link) {
   }
 
   draw();
-  return followTournament(tournament, async () => {
+  return followTournament(tournament, { version: () => tournament.version, refresh: oneAtATime(async () => {
     try { tournament = await loadTournament(link.id); } catch { return; }
     draw();
-  });
+  }) });
 }

@@ -11,6 +11,7 @@ import { Problem, apiLink, csvLayout, download } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { clearErrors, showErrors } from '../form.js';
+import { oneAtATime } from '../live.js';
 import { qrSvg } from '../qr.js';
 import { organiserToken, recentTournaments, tournamentReadToken } from '../store.js';
 import {
@@ -105,12 +106,18 @@ export async function dashboardScreen(root, id) {
   const table = h('section', { class: 'panel' });
   const earlier = h('div');
 
+  // Every read after an action or a live change goes through one queue: a slow answer never
+  // overwrites a newer one.
+  const refresh = oneAtATime(async () => {
+    await load();
+    draw();
+  });
+
   async function act(work, panel) {
     clearErrors(panel);
     try {
       await work();
-      await load();
-      draw();
+      await refresh();
     } catch (error) {
       showErrors(panel, error instanceof Problem ? error.errors : [], tournamentProblem(error));
     }
@@ -174,5 +181,6 @@ export async function dashboardScreen(root, id) {
     h('details', { class: 'panel' }, h('summary', {}, t('tt.link')), h('p', { class: 'hint' }, t('tt.link_hint')),
       code, h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('tt.link'), class: 'link' })));
   draw();
-  return followTournament(tournament, () => act(async () => {}, round));
+  return followTournament(tournament, { version: () => tournament.version,
+    refresh: () => act(async () => {}, round) });
 }

@@ -2,6 +2,7 @@
 // round by round, my standing. No token needed; live like the board.
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
+import { oneAtATime } from '../live.js';
 import {
   followTournament, formatNumber, loadTournament, playerNames, tournamentCall, tournamentError,
   tournamentHeader,
@@ -55,8 +56,8 @@ export async function playerScreen(root, id, playerId) {
 
   replace(root, tournamentHeader(tournament, null), body);
   draw();
-  return followTournament(tournament, async () => {
+  return followTournament(tournament, { version: () => tournament.version, refresh: oneAtATime(async () => {
     try { await load(); } catch { return; }
     draw();
-  });
+  }) });
 }
