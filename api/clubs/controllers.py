@@ -23,7 +23,7 @@ from api.problems import (
     Unprocessable,
     documented,
 )
-from api.requests import Session, authorization, broker, change_events
+from api.requests import EVENTS_DESCRIPTION, Session, authorization, broker, change_events
 
 MAX_HISTORY_PAGE = 200
 
@@ -173,11 +173,18 @@ class ClubController(Controller):
                                                authorization(request), words)
 
     @get("/{club_id:str}/events", operation_id="clubEvents", raises=READ,
-         responses=documented(*READ), security=TOKEN)
+         responses=documented(*READ), security=TOKEN,
+         description="Server-Sent Events of the club: every change to its members, matches, "
+                     "statistics or ratings." + EVENTS_DESCRIPTION)
     async def events(self, request: Request[Any, Any, Any], state: State,
                      club_id: ClubId) -> ServerSentEvent:
-        """Server-Sent Events: a ``change`` with the club's new version after every change to
-        its members, matches, statistics or ratings."""
+        """Server-Sent Events: the club's version now, then a ``change`` with its new version
+        after every change to its members, matches, statistics or ratings."""
         async with state.database.sessions() as session:
             await service.readable(session, club_id, authorization(request))
-        return ServerSentEvent(change_events(broker(request), events_channel(club_id)))
+
+        async def version() -> int:
+            async with state.database.sessions() as session:
+                return (await service.load_club(session, club_id)).version
+
+        return ServerSentEvent(change_events(broker(request), events_channel(club_id), version))

@@ -100,3 +100,8 @@ async def test_a_stream_starts_with_the_version_a_reader_may_have_missed(
     assert added.status_code == 201
     async with http.stream("GET", f"/api/v1/tournaments/{tournament['id']}/events") as stream:
         assert await next_event(stream.aiter_lines(), "current") == {"version": 2}
+
+    club = (await http.post("/api/v1/clubs", json={"name": "Jassclub"})).json()
+    async with http.stream("GET", f"/api/v1/clubs/{club['id']}/events",
+                           headers={"Authorization": f"Bearer {club['view_token']}"}) as stream:
+        assert await next_event(stream.aiter_lines(), "current") == {"version": 1}
