@@ -1,16 +1,23 @@
-"""Migrations build the schema the models describe, and take it away again."""
+"""Migrations build the schema the models describe, take it away again, and mend what older
+versions stored."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import inspect
+from litestar.testing import TestClient
+from sqlalchemy import Table, insert, inspect, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlmodel import SQLModel
 
 from api import cli
+from api.app import create_app
 from api.db.engine import create_engine
+from api.settings import Settings
 
 TABLES = {"match", "round", "audit", "idempotency", "tournament", "tournament_player",
           "tournament_round", "tournament_table", "club", "club_member", "club_match",
@@ -64,3 +71,143 @@ def test_the_cli_runs_upgrade_check_and_downgrade(
     assert cli.main(["db", "check"]) == 0
     assert cli.main(["db", "downgrade"]) == 0
     assert cli.main(["db", "check"]) == 1
+
+
+BEFORE_WHOLE_NUMBERS = "0003"
+"""The last revision whose data may hold whole numbers stored as floats."""
+ROUNDS: Table = SQLModel.metadata.tables["round"]
+MATCHES: Table = SQLModel.metadata.tables["match"]
+TOURNAMENTS: Table = SQLModel.metadata.tables["tournament"]
+PLAYERS = ["Ann", "Bea", "Cem"]
+
+
+def answer(response: Any, status: int) -> Any:
+    assert response.status_code == status, response.text
+    return response.json()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_match(client: TestClient[Any], first_round: dict[str, Any],
+              options: dict[str, Any] | None = None) -> dict[str, Any]:
+    match: dict[str, Any] = answer(client.post("/api/v1/matches", json={
+        "game": "tschau-sepp", "players": PLAYERS, "options": options or {"games": 3}}), 201)
+    answer(client.post(f"/api/v1/matches/{match['id']}/rounds", json=first_round,
+                       headers=bearer(match["token"])), 201)
+    return match
+
+
+def record(client: TestClient[Any], match: dict[str, Any], entry: dict[str, Any]) -> Any:
+    return client.post(f"/api/v1/matches/{match['id']}/rounds", json=entry,
+                       headers=bearer(match["token"]))
+
+
+async def _store_as_a_lenient_server_did(url: str, entries: dict[str, dict[str, Any]],
+                                         match_options: dict[str, dict[str, Any]],
+                                         tournament_options: dict[str, dict[str, Any]],
+                                         later_rounds: dict[str, list[Any]]) -> None:
+    """Round 1 of each match in ``entries`` (in the round table and in the match's stored
+    answer), match options, tournament options and rounds after the first written as the server
+    stored them before it read bodies strictly: JSON floats where whole numbers belong."""
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as connection:
+            for match_id, entry in entries.items():
+                await connection.execute(update(ROUNDS).where(
+                    ROUNDS.c.match_id == match_id, ROUNDS.c.number == 1).values(entry=entry))
+            for match_id in {*entries, *match_options}:
+                snapshot = (await connection.execute(select(MATCHES.c.snapshot).where(
+                    MATCHES.c.id == match_id))).scalar_one()
+                if match_id in entries:
+                    snapshot["rounds"][0]["entry"] = entries[match_id]
+                options = match_options.get(match_id, snapshot["options"])
+                snapshot["options"] = options
+                await connection.execute(update(MATCHES).where(MATCHES.c.id == match_id).values(
+                    snapshot=snapshot, options=options))
+            for tournament_id, options in tournament_options.items():
+                await connection.execute(update(TOURNAMENTS).where(
+                    TOURNAMENTS.c.id == tournament_id).values(options=options))
+            for match_id, later in later_rounds.items():
+                await connection.execute(insert(ROUNDS), [
+                    {"match_id": match_id, "number": number, "entry": entry, "result": {},
+                     "totals": {}} for number, entry in enumerate(later, start=2)])
+    finally:
+        await engine.dispose()
+    assert sorted(await _stored_entries(url, [*entries])) == sorted(
+        json.dumps(entry) for entry in entries.values())
+
+
+async def _stored_entries(url: str, match_ids: list[str]) -> list[str]:
+    """The round entries of the matches as stored, as JSON text."""
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            stored = (await connection.execute(
+                select(ROUNDS.c.entry).where(ROUNDS.c.match_id.in_(match_ids))
+                .order_by(ROUNDS.c.match_id, ROUNDS.c.number))).scalars().all()
+    finally:
+        await engine.dispose()
+    return [json.dumps(entry) for entry in stored]
+
+
+def test_whole_numbers_stored_as_floats_become_integers_and_the_match_goes_on(
+    database_url: str,
+) -> None:
+    settings = Settings(database_url=database_url)
+    second_round = {"winner": 0, "penalty": [0, 2, 4]}
+    with TestClient(app=create_app(settings)) as client:
+        whole = new_match(client, {"winner": 1, "penalty": [3, 0, 5]})
+        fraction = new_match(client, {"winner": 1, "penalty": [3, 0, 5]})
+        options = new_match(client, {"winner": 1, "penalty": [3, 0, 5]})
+        long = new_match(client, {"winner": 1, "penalty": [3, 0, 5]})
+        tournament = answer(client.post("/api/v1/tournaments", json={
+            "name": "Club night", "game": "tschau-sepp", "options": {"games": 1}, "rounds": 1,
+            "table_size": 3}), 201)
+        organiser = bearer(tournament["token"])
+        for name in PLAYERS:
+            answer(client.post(f"/api/v1/tournaments/{tournament['id']}/players",
+                               json={"name": name}, headers=organiser), 201)
+    cli.downgrade(database_url, BEFORE_WHOLE_NUMBERS)
+    asyncio.run(_store_as_a_lenient_server_did(
+        database_url,
+        entries={whole["id"]: {"winner": 1.0, "penalty": [3.0, -0.0, 5.0]},
+                 fraction["id"]: {"winner": 1, "penalty": [3, 0.5, 5]}},
+        match_options={options["id"]: {**options["options"], "games": 3.0}},
+        tournament_options={tournament["id"]: {"games": 1.0}},
+        # More rounds than the migration reads at a time: every page is mended.
+        later_rounds={long["id"]: [{"winner": float(number % 3), "penalty": [1e20, 2.0]}
+                                   for number in range(1_200)]}))
+
+    with TestClient(app=create_app(settings)) as client:
+        refused = answer(record(client, whole, second_round), 409)
+        assert {problem["path"] for problem in refused["errors"]} == {
+            "rounds[1].winner", "rounds[1].penalty[0]", "rounds[1].penalty[1]",
+            "rounds[1].penalty[2]"}
+        before = answer(client.get(f"/api/v1/matches/{whole['id']}"), 200)
+        answer(client.post(f"/api/v1/tournaments/{tournament['id']}/rounds",
+                           headers=organiser), 422)
+
+    cli.upgrade(database_url)
+    assert cli.check(database_url) is None
+    with TestClient(app=create_app(settings)) as client:
+        after = answer(client.get(f"/api/v1/matches/{whole['id']}"), 200)
+        assert after == before
+        assert json.dumps(after["rounds"][0]["entry"]) == '{"winner": 1, "penalty": [3, 0, 5]}'
+        written = answer(record(client, whole, second_round), 201)
+        assert written["totals"] == {"penalty": [3, 2, 9], "wins": [1, 1, 0], "games": 2}
+
+        still = answer(record(client, fraction, second_round), 409)
+        assert [problem["path"] for problem in still["errors"]] == ["rounds[1].penalty[1]"]
+        kept = answer(client.get(f"/api/v1/matches/{fraction['id']}"), 200)
+        assert kept["rounds"][0]["entry"]["penalty"] == [3, 0.5, 5]
+
+        read_again = answer(client.get(f"/api/v1/matches/{options['id']}"), 200)
+        assert json.dumps(read_again["options"]["games"]) == "3"
+        answer(record(client, options, second_round), 201)
+
+        answer(client.post(f"/api/v1/tournaments/{tournament['id']}/rounds",
+                           headers=organiser), 201)
+    assert asyncio.run(_stored_entries(database_url, [long["id"]]))[1:] == [
+        json.dumps({"winner": number % 3, "penalty": [10**20, 2]}) for number in range(1_200)]

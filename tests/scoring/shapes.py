@@ -73,7 +73,9 @@ def _words(shape: JSON, keys: set[str], texts: set[str]) -> None:
         properties = shape.get("properties")
         if isinstance(properties, dict):
             keys.update(properties)
-        texts.update(value for value in shape.get("enum") or () if isinstance(value, str))
+        choices = shape.get("enum")
+        if isinstance(choices, list):
+            texts.update(value for value in choices if isinstance(value, str))
         for item in shape.values():
             _words(item, keys, texts)
 
