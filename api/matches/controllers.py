@@ -137,7 +137,8 @@ class MatchController(Controller):
             authorization(request), if_match, x_device_id)
 
     @post("/{match_id:str}/guide", operation_id="guideRound", status_code=200, opt={"reads": True},
-          raises=[*READ, Unprocessable], responses=documented(*READ, ContentTooLarge),
+          raises=[*READ, Conflict, Unprocessable],
+          responses=documented(*READ, ContentTooLarge, Conflict),
           security=SECURITY)
     async def guide(
         self, request: Request[Any, Any, Any], session: Session, words: RequestWords,

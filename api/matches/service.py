@@ -563,8 +563,17 @@ async def guide(
                          number=number))
     setup = stored.setup()
     earlier: list[Any] = []
-    for raw in stored.entries[: number - 1]:
-        earlier.append(stored.game.read_entry(raw, setup, earlier))
+    for recorded, raw in enumerate(stored.entries[: number - 1], start=1):
+        try:
+            earlier.append(stored.game.read_entry(raw, setup, earlier))
+        except InvalidEntry as invalid:
+            # Stored before the game read it as strictly (a non-whole number for a seat).
+            raise Conflict(
+                _("Round {number} as recorded is not valid; correct it first.",
+                  number=recorded),
+                errors=field_problems(invalid.errors, prefix=f"rounds[{recorded}]",
+                                      names=names_of(stored.game, setup)),
+            ) from None
     return s.Guide(stored.game.guide(unwrap_entry(body), setup, earlier, wording))
 
 

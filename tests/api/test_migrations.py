@@ -200,6 +200,11 @@ def test_whole_numbers_stored_as_floats_become_integers_and_the_match_goes_on(
 
         still = answer(record(client, fraction, second_round), 409)
         assert [problem["path"] for problem in still["errors"]] == ["rounds[1].penalty[1]"]
+        unguided = answer(client.post(f"/api/v1/matches/{fraction['id']}/guide?lang=de",
+                                      json={}, headers=bearer(fraction["token"])), 409)
+        assert unguided["detail"] == ("Die eingetragene Runde 1 ist nicht gültig; korrigiere sie "
+                                      "zuerst.")
+        assert [problem["path"] for problem in unguided["errors"]] == ["rounds[1].penalty[1]"]
         kept = answer(client.get(f"/api/v1/matches/{fraction['id']}"), 200)
         assert kept["rounds"][0]["entry"]["penalty"] == [3, 0.5, 5]
 
