@@ -18,6 +18,7 @@ from api import cli
 from api.app import create_app
 from api.db.engine import create_engine
 from api.settings import Settings
+from tests.api.test_tournaments import bearer, ok
 
 TABLES = {"match", "round", "audit", "idempotency", "tournament", "tournament_player",
           "tournament_round", "tournament_table", "club", "club_member", "club_match",
@@ -81,21 +82,12 @@ TOURNAMENTS: Table = SQLModel.metadata.tables["tournament"]
 PLAYERS = ["Ann", "Bea", "Cem"]
 
 
-def answer(response: Any, status: int) -> Any:
-    assert response.status_code == status, response.text
-    return response.json()
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
 def new_match(client: TestClient[Any], first_round: dict[str, Any],
               options: dict[str, Any] | None = None) -> dict[str, Any]:
-    match: dict[str, Any] = answer(client.post("/api/v1/matches", json={
+    match: dict[str, Any] = ok(client.post("/api/v1/matches", json={
         "game": "tschau-sepp", "players": PLAYERS, "options": options or {"games": 3}}), 201)
-    answer(client.post(f"/api/v1/matches/{match['id']}/rounds", json=first_round,
-                       headers=bearer(match["token"])), 201)
+    ok(client.post(f"/api/v1/matches/{match['id']}/rounds", json=first_round,
+                   headers=bearer(match["token"])), 201)
     return match
 
 
@@ -162,13 +154,13 @@ def test_whole_numbers_stored_as_floats_become_integers_and_the_match_goes_on(
         fraction = new_match(client, {"winner": 1, "penalty": [3, 0, 5]})
         options = new_match(client, {"winner": 1, "penalty": [3, 0, 5]})
         long = new_match(client, {"winner": 1, "penalty": [3, 0, 5]})
-        tournament = answer(client.post("/api/v1/tournaments", json={
+        tournament = ok(client.post("/api/v1/tournaments", json={
             "name": "Club night", "game": "tschau-sepp", "options": {"games": 1}, "rounds": 1,
             "table_size": 3}), 201)
         organiser = bearer(tournament["token"])
         for name in PLAYERS:
-            answer(client.post(f"/api/v1/tournaments/{tournament['id']}/players",
-                               json={"name": name}, headers=organiser), 201)
+            ok(client.post(f"/api/v1/tournaments/{tournament['id']}/players",
+                           json={"name": name}, headers=organiser), 201)
     cli.downgrade(database_url, BEFORE_WHOLE_NUMBERS)
     asyncio.run(_store_as_a_lenient_server_did(
         database_url,
@@ -181,38 +173,38 @@ def test_whole_numbers_stored_as_floats_become_integers_and_the_match_goes_on(
                                    for number in range(1_200)]}))
 
     with TestClient(app=create_app(settings)) as client:
-        refused = answer(record(client, whole, second_round), 409)
+        refused = ok(record(client, whole, second_round), 409)
         assert {problem["path"] for problem in refused["errors"]} == {
             "rounds[1].winner", "rounds[1].penalty[0]", "rounds[1].penalty[1]",
             "rounds[1].penalty[2]"}
-        before = answer(client.get(f"/api/v1/matches/{whole['id']}"), 200)
-        answer(client.post(f"/api/v1/tournaments/{tournament['id']}/rounds",
-                           headers=organiser), 422)
+        before = ok(client.get(f"/api/v1/matches/{whole['id']}"), 200)
+        ok(client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", headers=organiser),
+           422)
 
     cli.upgrade(database_url)
     assert cli.check(database_url) is None
     with TestClient(app=create_app(settings)) as client:
-        after = answer(client.get(f"/api/v1/matches/{whole['id']}"), 200)
+        after = ok(client.get(f"/api/v1/matches/{whole['id']}"), 200)
         assert after == before
         assert json.dumps(after["rounds"][0]["entry"]) == '{"winner": 1, "penalty": [3, 0, 5]}'
-        written = answer(record(client, whole, second_round), 201)
+        written = ok(record(client, whole, second_round), 201)
         assert written["totals"] == {"penalty": [3, 2, 9], "wins": [1, 1, 0], "games": 2}
 
-        still = answer(record(client, fraction, second_round), 409)
+        still = ok(record(client, fraction, second_round), 409)
         assert [problem["path"] for problem in still["errors"]] == ["rounds[1].penalty[1]"]
-        unguided = answer(client.post(f"/api/v1/matches/{fraction['id']}/guide?lang=de",
-                                      json={}, headers=bearer(fraction["token"])), 409)
+        unguided = ok(client.post(f"/api/v1/matches/{fraction['id']}/guide?lang=de",
+                                  json={}, headers=bearer(fraction["token"])), 409)
         assert unguided["detail"] == ("Die eingetragene Runde 1 ist nicht gültig; korrigiere sie "
                                       "zuerst.")
         assert [problem["path"] for problem in unguided["errors"]] == ["rounds[1].penalty[1]"]
-        kept = answer(client.get(f"/api/v1/matches/{fraction['id']}"), 200)
+        kept = ok(client.get(f"/api/v1/matches/{fraction['id']}"), 200)
         assert kept["rounds"][0]["entry"]["penalty"] == [3, 0.5, 5]
 
-        read_again = answer(client.get(f"/api/v1/matches/{options['id']}"), 200)
+        read_again = ok(client.get(f"/api/v1/matches/{options['id']}"), 200)
         assert json.dumps(read_again["options"]["games"]) == "3"
-        answer(record(client, options, second_round), 201)
+        ok(record(client, options, second_round), 201)
 
-        answer(client.post(f"/api/v1/tournaments/{tournament['id']}/rounds",
-                           headers=organiser), 201)
+        ok(client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", headers=organiser),
+           201)
     assert asyncio.run(_stored_entries(database_url, [long["id"]]))[1:] == [
         json.dumps({"winner": number % 3, "penalty": [10**20, 2]}) for number in range(1_200)]
