@@ -26,13 +26,13 @@ from litestar.exceptions import HTTPException
 from litestar.openapi.datastructures import ResponseSpec
 
 from api.i18n import Phrase, Words, _
+from api.i18n.http import PROBLEM_MEDIA_TYPE as PROBLEM_MEDIA_TYPE
 from api.i18n.http import words_of
 from scoring import registry
 from scoring.errors import Errors, FieldError
 from scoring.messages import NO_NAMES, Listed, Message, Names, Vocabulary
 from scoring.reading import BLANK_NAME, NOT_IN_NAMES, read_name
 
-PROBLEM_MEDIA_TYPE = "application/problem+json"
 log = logging.getLogger("tafelrunde.api")
 
 
@@ -197,7 +197,7 @@ TOO_DEEP = _("The JSON body is nested too deeply.")
 
 JSON_TYPES = Vocabulary("a kind of JSON value, with its article", {
     "int": "a whole number", "float": "a number", "str": "a text", "bool": "true or false",
-    "array": "a list", "object": "an object", "null": "null", "bytes": "a text",
+    "array": "a list", "object": "an object", "null": "an empty value", "bytes": "a text",
     "datetime": "a date",
 })
 _JSON_TYPE_NAMES = Listed(JSON_TYPES, "or")
@@ -221,7 +221,7 @@ AT_LEAST = Message("invalid", "The smallest value allowed here is {minimum}.")
 AT_MOST = Message("invalid", "The largest value allowed here is {maximum}.")
 ABOVE = Message("invalid", "The value must be more than {minimum}.")
 BELOW = Message("invalid", "The value must be less than {maximum}.")
-NOT_A_CHOICE = Message("invalid", "{value} is not one of the values allowed here.")
+NOT_A_CHOICE = Message("invalid", '"{value}" is not one of the values allowed here.')
 BAD_FORMAT = Message("invalid", "This value is not in the format expected here.")
 NOT_VALID = Message("invalid", "This value is not valid here.")
 
@@ -241,7 +241,8 @@ _MSGSPEC: list[tuple[re.Pattern[str], Message]] = [
     (re.compile(r"^Expected `(?:int|float|number)` <= (?P<maximum>-?[\d.]+)$"), AT_MOST),
     (re.compile(r"^Expected `(?:int|float|number)` > (?P<minimum>-?[\d.]+)$"), ABOVE),
     (re.compile(r"^Expected `(?:int|float|number)` < (?P<maximum>-?[\d.]+)$"), BELOW),
-    (re.compile(r"^Invalid enum value (?P<value>.*)$"), NOT_A_CHOICE),
+    # msgspec quotes a text as Python would ('xml'); the language quotes it its own way.
+    (re.compile(r"^Invalid enum value (?:'(?P<text>.*)'|(?P<value>.*))$"), NOT_A_CHOICE),
     (re.compile(r"^(?:Expected `str` matching regex|Invalid ).*$"), BAD_FORMAT),
 ]
 _MISSING_PARAMETER = re.compile(
@@ -258,11 +259,14 @@ def validation_text(message: str) -> Phrase:
     for pattern, said in _MSGSPEC:
         if found := pattern.match(message):
             params: dict[str, Any] = {
-                key: _number(value) if key in {"minimum", "maximum"} else value
-                for key, value in found.groupdict().items()
+                "value" if key == "text" else key:
+                    _number(value) if key in {"minimum", "maximum"} else value
+                for key, value in found.groupdict().items() if value is not None
             }
             if said is WRONG_TYPE:
-                params["expected"] = params["expected"].split(" | ")
+                # "a number or an empty value" would tell a person nothing more than "a number".
+                params["expected"] = ([kind for kind in params["expected"].split(" | ")
+                                       if kind != "null"] or ["null"])
             return Phrase(said, {**params, "detail": message})
     return Phrase(NOT_VALID, {"detail": message})
 
@@ -277,7 +281,23 @@ def _split(message: str) -> tuple[str, str]:
     return "", message
 
 
-def _litestar_errors(extra: Any) -> list[Fault]:
+NO_BODY = _("This request needs a body.")
+
+
+def _sent_name(request: Request[Any, Any, Any], key: str, source: str) -> str:
+    """A parameter as the client names it (``format``, ``Idempotency-Key``), not as the handler's
+    argument (``format_``, ``idempotency_key``)."""
+    field = request.route_handler.parsed_fn_signature.parameters.get(key)
+    declared = getattr(field, "kwarg_definition", None)
+    for name in (getattr(declared, source, None), getattr(declared, "name", None)):
+        if isinstance(name, str) and name:
+            return name
+    if source == "header":
+        return "-".join(part.capitalize() for part in key.split("_"))
+    return key
+
+
+def _litestar_errors(request: Request[Any, Any, Any], extra: Any) -> list[Fault]:
     """Litestar's validation messages (``{"key", "message", "source"}``) as faults."""
     if not isinstance(extra, list):
         return []
@@ -286,12 +306,15 @@ def _litestar_errors(extra: Any) -> list[Fault]:
         if not isinstance(item, Mapping):
             continue
         path, message = _split(str(item.get("message", "")))
-        text = validation_text(message)
         given = item.get("source", "body")  # Litestar's ParamType for parameters
         source = str(given.value if isinstance(given, Enum) else given)
         key = str(item.get("key", ""))
-        if source == "header":  # named as the client sent it, not as the handler's argument
-            key = "-".join(part.capitalize() for part in key.split("_"))
+        if source == "body" and key == "data" and message == "'data'":  # no body was sent
+            found.append(Fault("", "invalid", NO_BODY.with_params(source=source)))
+            continue
+        text = validation_text(message)
+        if source != "body":
+            key = _sent_name(request, key, source)
         found.append(Fault(path or key, "invalid", Phrase(text.message,
                                                           {**text.params, "source": source})))
     return found
@@ -330,7 +353,7 @@ def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) 
     words = words_of(request)
     if isinstance(exc, Problem):
         return problem_response(words, exc.status_code, exc.text, exc.errors, exc.headers)
-    errors = _litestar_errors(exc.extra) or _missing_parameter(str(exc.detail))
+    errors = _litestar_errors(request, exc.extra) or _missing_parameter(str(exc.detail))
     detail = DETAILS.get(exc.status_code, DETAILS[500] if exc.status_code >= 500 else None)
     return problem_response(words, exc.status_code, detail, errors, exc.headers)
 

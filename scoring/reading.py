@@ -139,14 +139,23 @@ def read_name(value: JSON, path: str, errors: Errors, *, maximum: int,
     return name
 
 
-def read_choice(value: JSON, path: str, errors: Errors, choices: Collection[str]) -> str | None:
-    """One of ``choices`` (ids such as suits, seal colours, scoring modes)."""
+def unknown_choice(names: Vocabulary) -> Message:
+    """:data:`UNKNOWN_CHOICE` that says the choices by their names (``blue`` as "Blau" in
+    German), not by their ids: declare it next to ``names`` and give it to :func:`read_choice`."""
+    return Message(UNKNOWN_CHOICE.code, UNKNOWN_CHOICE.text,
+                   kinds={"choices": Listed(names, joiner="or")})
+
+
+def read_choice(value: JSON, path: str, errors: Errors, choices: Collection[str], *,
+                unknown: Message = UNKNOWN_CHOICE) -> str | None:
+    """One of ``choices`` (ids such as suits, seal colours, scoring modes); ``unknown`` says
+    what else is possible (:func:`unknown_choice`, where the ids have names)."""
     text = read_str(value, path, errors)
     if text is None:
         return None
     if text not in choices:
         listed = tuple(sorted(choices))
-        errors.add(path, UNKNOWN_CHOICE, value=text, choices=listed)
+        errors.add(path, unknown, value=text, choices=listed)
         return None
     return text
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import io
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -40,6 +41,7 @@ HEADER: dict[str, Any] = {
 }
 """Fixed header values, so that an update changes a catalogue only where a message changed."""
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
+_PREVIOUS = re.compile(r"^\| msg(?:ctxt|id|id_plural) ")
 WIDTH = 100
 
 
@@ -65,6 +67,23 @@ def _english(catalog: Catalog) -> None:
         if message.id:
             message.string = message.id
             message.flags.discard("fuzzy")
+            message.previous_id = []
+
+
+def _read(path: Path, language: str) -> Catalog:
+    """A catalogue as written, without the echoes of earlier updates' previous ids.
+
+    ``write_po`` marks a fuzzy message with the id it was matched from (``#| msgid "old"``),
+    but ``read_po`` reads that line back as a translator's comment (``# | msgid "old"``), which
+    every later update would keep, long after the translation was checked: such comments are
+    dropped, and the next merge marks the previous id again where it still matters.
+    """
+    with path.open("rb") as source:
+        catalog = read_po(source, locale=language)
+    for message in catalog:
+        message.user_comments = [comment for comment in message.user_comments
+                                 if not _PREVIOUS.match(comment)]
+    return catalog
 
 
 def _write(path: Path, catalog: Catalog) -> None:
@@ -80,8 +99,7 @@ def update() -> None:
     for language in LANGUAGES:
         path = po_path(language)
         if path.is_file():
-            with path.open("rb") as source:
-                catalog = read_po(source, locale=language)
+            catalog = _read(path, language)
         else:
             catalog = Catalog(locale=language, project="Tafelrunde", fuzzy=False, **HEADER)
         catalog.update(copy.deepcopy(template), update_creation_date=False)

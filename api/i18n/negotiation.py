@@ -1,12 +1,15 @@
 """Which language an answer speaks: ``?lang=`` if it names one we have, else ``Accept-Language``.
 
 ``Accept-Language`` is read as RFC 9110 §12.5.4 says: language ranges with optional q-values,
-the highest q first (in the order given among equal ones), ``q=0`` meaning "not this one". A
-range matches one of our languages by its primary subtag (``de-CH`` → ``de``); ``*`` stands for
-any language, which is our default. Nothing acceptable, a malformed header or no header: English.
+the highest q first (in the order given among equal ones), ``q=0`` meaning "not this one"; a
+request with several ``Accept-Language`` lines means them as one list. A range matches one of
+our languages by its primary subtag (``de-CH`` → ``de``; Swiss German, ``gsw``, reads German, as
+in the app); ``*`` stands for every language the header does not name otherwise (English first).
+Nothing acceptable, a malformed header or no header: English.
 
 The region a client asks for is kept for numbers only: ``de-CH`` reads German with Swiss
-numbers (``0.33``, ``10'000``), ``de`` and ``de-DE`` German ones (``0,33``, ``10.000``).
+numbers (``0.33``, ``10'000``), ``de`` and ``de-DE`` German ones (``0,33``, ``10.000``);
+``gsw`` without a region is Swiss.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from babel import Locale, UnknownLocaleError
 
 LANGUAGES = ("de", "en", "fr", "it")
 DEFAULT_LANGUAGE = "en"
+ALIASES = {"gsw": ("de", "CH")}
+"""Languages read as one of ours, with the region their numbers follow unless the tag names one."""
 MAX_HEADER_LENGTH = 1000
 _RANGE = re.compile(r"^(?:\*|[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*)$")
 _QVALUE = re.compile(r"^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$")
@@ -54,12 +59,20 @@ def _ranges(header: str) -> list[tuple[str, float]]:
     return found
 
 
+def _language(tag: str) -> str:
+    """The primary subtag of a range, read as our language where it is an alias of one."""
+    primary = tag.split("-")[0]
+    return ALIASES[primary][0] if primary in ALIASES else primary
+
+
 def _choice(tag: str) -> Choice | None:
     """Our language for one language tag, with the tag's region for numbers if Babel has it."""
-    primary, *subtags = tag.split("-")
+    given, *subtags = tag.split("-")
+    primary = _language(given)
     if primary not in LANGUAGES:
         return None
-    region = next((s.upper() for s in subtags if len(s) == 2 and s.isalpha()), None)
+    region = next((s.upper() for s in subtags if len(s) == 2 and s.isalpha()),
+                  ALIASES[given][1] if given in ALIASES else None)
     if region is not None:
         try:
             Locale.parse(f"{primary}_{region}")
@@ -75,12 +88,15 @@ def from_header(header: str | None) -> Choice:
         return DEFAULT
     ranges = _ranges(header)
     refused = {tag for tag, quality in ranges if quality == 0 and "-" not in tag}
+    named = {_language(tag) for tag, _quality in ranges}
     for tag, quality in ranges:
         if quality == 0:
             continue
-        if tag == "*":
-            wanted = [DEFAULT_LANGUAGE, *LANGUAGES]
-            return next((Choice(lang, lang) for lang in wanted if lang not in refused), DEFAULT)
+        if tag == "*":  # the languages no other range names, at this range's q
+            others = (lang for lang in (DEFAULT_LANGUAGE, *LANGUAGES) if lang not in named)
+            if (other := next(others, None)) is not None:
+                return Choice(other, other)
+            continue
         choice = _choice(tag)
         if choice is not None and choice.language not in refused:
             return choice

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from scoring.messages import Message, Named, Param, Vocabulary
+from scoring.reading import unknown_choice
 
 SUITS = ("blue", "green", "red", "purple", "yellow")
 VALUES = tuple(range(16))
@@ -18,6 +19,7 @@ VALUES = tuple(range(16))
 SUIT = Vocabulary("a Sea Change suit, by its colour (water, seaweed, flags, helmets, suns)", {
     "blue": "blue", "green": "green", "red": "red", "purple": "purple", "yellow": "yellow",
 })
+UNKNOWN_SUIT = unknown_choice(SUIT)
 
 # Points printed on a card, by value; the 0 of the final trump adds TRUMP_ZERO_POINTS instead.
 CARD_POINTS = (0, 0, -1, 2, 0, 0, 0, 0, -4, 2, 1, 1, 1, -2, 2, 1)

@@ -18,6 +18,7 @@ from scoring.games._sea_change_deck import (
     SUIT,
     SUIT_OF,
     SUITS,
+    UNKNOWN_SUIT,
     VALUE_OF,
     Deck,
     Table,
@@ -155,7 +156,7 @@ def read_round(
     allowed = {"cards": CARD_FIELDS, "points": points_fields}.get(
         mode or "", CARD_FIELDS | points_fields)
     read_object(raw, "", errors, allowed=allowed)
-    trump = (read_choice(raw["final_trump"], "final_trump", errors, SUITS)
+    trump = (read_choice(raw["final_trump"], "final_trump", errors, SUITS, unknown=UNKNOWN_SUIT)
              if _present(raw, "final_trump", errors, partial=partial) else None)
     if mode == "cards":
         return _read_card_round(raw, trump, table, known, errors, partial=partial)

@@ -23,6 +23,7 @@ from scoring.reading import (
     read_list,
     read_object,
     require,
+    unknown_choice,
 )
 
 COLOURS = ("red", "yellow", "green", "blue", "violet")
@@ -43,6 +44,7 @@ SEAL = Vocabulary("a seal's colour, as its name (red)", {
     "white": "white", "black": "black",
 }, forms={"one": "describing one seal: 1 red seal", "many": "describing seals: 3 red seals"})
 _SEAT_AND_SEAL = {"seat": SEAT, "colour": SEAL}
+UNKNOWN_SEAL = unknown_choice(SEAL)
 EXCEEDS_SUPPLY = Message("exceeds_supply",
                          "There are only {supply} {colour:many} seals; this prediction takes "
                          "{wanted}.", kinds={"colour": SEAL})
@@ -263,7 +265,7 @@ def _read_bid(value: JSON, path: str, seats: int, errors: Errors) -> Bid | None:
     for index, raw in enumerate(raw_seals):
         colour = _COLOUR_INDEX.get(raw) if isinstance(raw, str) else None
         if colour is None:
-            read_choice(raw, f"{path}.seals[{index}]", errors, _COLOUR_INDEX)
+            read_choice(raw, f"{path}.seals[{index}]", errors, _COLOUR_INDEX, unknown=UNKNOWN_SEAL)
         else:
             counts[colour] += 1
     givers = (_read_taken_from(bid["taken_from"], at(path, "taken_from"), seats, errors)
@@ -422,7 +424,7 @@ def _read_remaining(
         for index, kind in enumerate(read_list(row, path, errors) or ()):
             known = _KIND_INDEX.get(kind) if isinstance(kind, str) else None
             if known is None:
-                read_choice(kind, at(path, index), errors, _KIND_INDEX)
+                read_choice(kind, at(path, index), errors, _KIND_INDEX, unknown=UNKNOWN_SEAL)
             else:
                 kinds.append(known)
         remaining.append(kinds)

@@ -42,6 +42,7 @@ from scoring.games._sea_change_deck import (
     SUIT,
     SUITS,
     TRUMP_ZERO_POINTS,
+    UNKNOWN_SUIT,
     ZERO_OF,
     Table,
     table_of,
@@ -206,7 +207,7 @@ def _read_suits(value: JSON, players: int, errors: Errors) -> tuple[str, ...] | 
     found_before = len(errors)
     suits: list[str] = []
     for index, item in enumerate(items):
-        suit = read_choice(item, at("suits", index), errors, SUITS)
+        suit = read_choice(item, at("suits", index), errors, SUITS, unknown=UNKNOWN_SUIT)
         if suit in suits:
             errors.add(at("suits", index), SUIT_TWICE, suit=suit)
         elif suit is not None:

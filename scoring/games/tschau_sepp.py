@@ -75,6 +75,7 @@ from scoring.reading import (
     read_list,
     read_object,
     read_str,
+    unknown_choice,
 )
 from scoring.shapes import (
     ENTRY_PROBLEM,
@@ -135,6 +136,16 @@ OPTION_SPECS = (
                "(hearts, diamonds, spades, clubs).", default="swiss", choices=FACES,
                choice_labels={"swiss": "Swiss German suits", "french": "French suits"}),
 )
+
+# The choices named inside a sentence ("choose penalty points or games won"), where the option's
+# labels would start with a capital.
+SCORING_NAMES = Vocabulary("how a Tschau Sepp match is counted",
+                           {"penalty": "penalty points", "wins": "games won"})
+FACES_NAMES = Vocabulary("the suits printed on a Jass deck",
+                         {"swiss": "Swiss German suits", "french": "French suits"})
+UNKNOWN_SCORING = unknown_choice(SCORING_NAMES)
+UNKNOWN_TABLE = unknown_choice(PENALTY_TABLE)
+UNKNOWN_FACES = unknown_choice(FACES_NAMES)
 
 COLUMNS = Vocabulary("a column of the Tschau Sepp score sheet", {
     "penalty": "penalty points", "winner": "went out", "wins": "games won", "games": "games",
@@ -558,8 +569,10 @@ class TschauSepp:
         errors = Errors()
         read_object(dict(raw), "", errors, allowed=OPTION_NAMES)
         given = {key: value for key, value in raw.items() if value is not None}
-        scoring = read_choice(given.get("scoring", "penalty"), "scoring", errors, SCORINGS)
-        table = read_choice(given.get("table", "face"), "table", errors, TABLE_NAMES)
+        scoring = read_choice(given.get("scoring", "penalty"), "scoring", errors, SCORINGS,
+                              unknown=UNKNOWN_SCORING)
+        table = read_choice(given.get("table", "face"), "table", errors, TABLE_NAMES,
+                            unknown=UNKNOWN_TABLE)
         values = _read_values(given, table, errors)
         games = (read_int(given["games"], "games", errors, minimum=1, maximum=MAX_GAMES)
                  if "games" in given else None)
@@ -567,7 +580,8 @@ class TschauSepp:
         wins_needed = _read_optional(given, "wins_needed", MAX_WINS_NEEDED, errors, scoring,
                                      "wins")
         decks = _read_decks(given, players, errors)
-        faces = read_choice(given.get("card_faces", FACES[0]), "card_faces", errors, FACES)
+        faces = read_choice(given.get("card_faces", FACES[0]), "card_faces", errors, FACES,
+                            unknown=UNKNOWN_FACES)
         errors.raise_as(InvalidOptions)
         # Every reader that returned None recorded an error, raised just above.
         assert scoring is not None

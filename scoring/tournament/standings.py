@@ -28,7 +28,7 @@ from typing import Any
 from scoring.errors import Errors, FieldError, InvalidInput, InvalidOptions, at
 from scoring.messages import Message, Vocabulary
 from scoring.ranking import shared_ranks
-from scoring.reading import JSON, UNKNOWN_CHOICE, WRONG_LENGTH
+from scoring.reading import JSON, WRONG_LENGTH, unknown_choice
 from scoring.tournament.history import PlayerId
 
 CRITERIA = ("points", "average_points", "score_share", "opponents_strength", "table_wins")
@@ -40,6 +40,7 @@ CRITERION = Vocabulary("a tournament tiebreak criterion", {
     "score_share": "score share", "opponents_strength": "opponents' strength",
     "table_wins": "table wins",
 })
+UNKNOWN_CRITERION = unknown_choice(CRITERION)
 PLACE_POINTS = Message("place_points",
                        "A table of {size} needs {size} values, one per place; there are {values}.")
 NO_TIEBREAK = Message("too_short", "Name at least one tiebreak.")
@@ -79,7 +80,7 @@ class TournamentScoring:
             errors.add("tiebreaks", NO_TIEBREAK, minimum=1)
         for i, name in enumerate(self.tiebreaks):
             if name not in CRITERIA:
-                errors.add(at("tiebreaks", i), UNKNOWN_CHOICE, value=name, choices=CRITERIA)
+                errors.add(at("tiebreaks", i), UNKNOWN_CRITERION, value=name, choices=CRITERIA)
             elif name in self.tiebreaks[:i]:
                 errors.add(at("tiebreaks", i), TIEBREAK_TWICE, value=name)
         errors.raise_as(InvalidOptions)

@@ -30,6 +30,10 @@ LANGUAGES = ("de", "fr", "it", "en")
     ("en;q=0, *", "de"),  # anything but English: our first other language
     ("de;q=0, de-CH", "en"),  # German refused as a whole
     ("de;q=2, fr", "fr"),  # an impossible q-value drops the range
+    ("*, en;q=0.5", "de"),  # English only at 0.5, any other language at 1
+    ("*;q=0.9, en;q=0.1, de;q=0.5", "fr"),  # the star's q is for the languages it alone names
+    ("en, de, fr, it, *;q=0.1", "en"), ("de, en, fr, it, *", "de"),
+    ("gsw-CH, en;q=0.5", "de"), ("gsw", "de"),  # Swiss German reads German, as in the app
     ("ü-ß, it", "it"), (";;;,,,", "en"), ("x" * 2000, "en"),  # malformed parts are skipped
 ])
 def test_accept_language_picks_the_best_language_we_have(header: str, language: str) -> None:
@@ -41,6 +45,7 @@ def test_a_region_keeps_its_numbers_but_not_its_own_words() -> None:
     assert from_header("de-DE,de;q=0.9") == Choice("de", "de_DE")
     assert from_header("de") == Choice("de", "de")
     assert from_header("fr-XX") == Choice("fr", "fr")  # no such region: French numbers
+    assert from_header("gsw") == Choice("de", "de_CH")  # Swiss German: Swiss numbers
 
 
 def test_lang_in_the_query_overrides_the_header_when_it_names_a_language() -> None:
@@ -66,6 +71,21 @@ def test_numbers_are_written_as_the_locale_writes_them(tag: str) -> None:
 
 def test_every_catalogue_says_every_message_with_the_english_placeholders() -> None:
     assert maintenance.check() == []
+
+
+def test_an_update_leaves_no_echo_of_a_checked_fuzzy_match(tmp_path: Path) -> None:
+    """Babel writes a fuzzy message's previous id as ``#| msgid``, but reads it back as a
+    translator's comment, which every later update would have kept."""
+    written = tmp_path / "messages.po"
+    written.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+                       '# a note for translators\n#, fuzzy\n#| msgid "Old words"\n'
+                       'msgctxt "option x"\nmsgid "New words"\nmsgstr "Neue Worte"\n',
+                       encoding="utf-8")
+    (message,) = [m for m in maintenance._read(written, "de") if m.id]
+    assert message.user_comments == ["a note for translators"]
+    assert all("#| " not in path.read_text(encoding="utf-8") and
+               "# | " not in path.read_text(encoding="utf-8")
+               for path in catalogues.LOCALE_DIR.glob("*/LC_MESSAGES/messages.po"))
 
 
 def _one_language_tree(tmp_path: Path, language: str = "de") -> Path:
@@ -168,6 +188,67 @@ async def test_litestars_own_errors_speak_too(client: Client) -> None:
     assert error["path"] == "players"
     assert error["message"] == "Ici, il faut une liste, pas un texte."
     assert error["params"]["detail"] == "Expected `array`, got `str`"
+
+
+async def test_several_accept_language_lines_are_one_list(client: Client) -> None:
+    answer = await client.get("/api/v1/ping", headers=[("Accept-Language", "es"),
+                                                       ("Accept-Language", "it;q=0.8")])
+    assert answer.headers["content-language"] == "it"
+
+
+async def test_a_problem_outside_the_api_names_its_language_too(client: Client) -> None:
+    for path in ("/no-such-file.js", "/schema/swagger"):
+        answer = await client.get(path, headers={"Accept-Language": "fr-CH"})
+        assert problem(answer, 404)["title"] == "Introuvable"
+        assert answer.headers["content-language"] == "fr"
+        assert "accept-language" in answer.headers["vary"].lower()
+
+
+async def test_a_bad_parameter_is_named_as_the_client_sent_it(client: Client) -> None:
+    """``?format=xml`` is wrong at ``format`` (not the handler's ``format_``), and the value is
+    quoted the language's way."""
+    match = (await client.post("/api/v1/matches", json={
+        "game": "tschau-sepp", "players": ["Anna", "Ben"]})).json()
+    (error,) = problem(await client.get(
+        f"/api/v1/matches/{match['id']}/export?format=xml&lang=de"), 400)["errors"]
+    assert (error["path"], error["message"]) == (
+        "format", "«xml» gehört nicht zu den hier erlaubten Werten.")
+    (error,) = problem(await client.post(
+        f"/api/v1/matches/{match['id']}/guide?round=two&lang=it", json={}), 400)["errors"]
+    assert (error["path"], error["message"]) == (
+        "round", "Qui serve un numero intero, non un testo.")
+
+
+async def test_no_json_word_reaches_a_player(client: Client) -> None:
+    """An optional field of the wrong type, or no body at all, is said without ``null``."""
+    tournament = (await client.post("/api/v1/tournaments", json={
+        "name": "Cup", "game": "tschau-sepp", "rounds": 1, "table_size": 4})).json()
+    (wrong,) = problem(await client.post(
+        f"/api/v1/tournaments/{tournament['id']}/players?lang=de", json={"name": "Eva", "club": 5},
+        headers={"Authorization": f"Bearer {tournament['token']}"}), 400)["errors"]
+    assert wrong["message"] == "Hier wird ein Text erwartet, nicht eine ganze Zahl."
+    assert wrong["params"]["expected"] == ["str"]
+    (nothing,) = problem(await client.post(
+        "/api/v1/matches?lang=fr", content=b"", headers={"Content-Type": "application/json"}),
+        400)["errors"]
+    assert (nothing["path"], nothing["message"]) == ("", "Cette requête a besoin d'un contenu.")
+
+
+@pytest.mark.parametrize(("game", "options", "language", "said"), [
+    ("sea-change", {"suits": ["pink", "blue", "red"]}, "de",
+     "«pink» geht hier nicht; wähle Blau, Grün, Lila, Rot oder Gelb."),
+    ("tschau-sepp", {"card_faces": "german"}, "fr", "«german» n'est pas possible ici ; "
+     "choisissez cartes françaises ou cartes suisses alémaniques."),
+    ("tschau-sepp", {"scoring": "points"}, "it",
+     "«points» qui non è possibile; scegli punti di penalità o mani vinte."),
+])
+async def test_the_choices_are_named_in_the_readers_words_not_by_their_ids(
+        client: Client, game: str, options: dict[str, Any], language: str, said: str) -> None:
+    response = await client.post(f"/api/v1/matches?lang={language}", json={
+        "game": game, "players": ["Anna", "Ben"], "options": options})
+    (error,) = problem(response, 422)["errors"]
+    assert error["code"] == "unknown_choice"
+    assert error["message"] == said
 
 
 async def test_a_finished_matchs_reason_is_said_in_the_readers_language(client: Client) -> None:
