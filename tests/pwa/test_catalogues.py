@@ -139,3 +139,37 @@ def test_every_key_is_used_by_the_code() -> None:
     unused = [key for key in ENGLISH
               if key not in literal and not any(key.startswith(p) for p in prefixes)]
     assert unused == []
+
+
+NUMBER_RANKS = {"6", "7", "8", "9"}
+
+
+def app_card_name(lang: str, faces: str, card: str) -> str:
+    """A Jass card as pwa/js/games/tschau-sepp.js names it (cardName)."""
+    suit, rank = card.split("-")
+    catalogue = CATALOGUES[lang]
+    rank_name = rank if rank in NUMBER_RANKS else catalogue[f"ts.{faces}.rank.{rank}"]
+    return str(catalogue["ts.card"]).format(suit=catalogue[f"ts.{faces}.of.{suit}"],
+                                            rank=rank_name)
+
+
+@pytest.mark.parametrize("faces", ["swiss", "french"])
+@pytest.mark.parametrize("lang", sorted(CATALOGUES))
+def test_the_app_names_every_jass_card_as_the_api_does(lang: str, faces: str) -> None:
+    """The card on a button and the card in the API's message at the field are one name."""
+    from api.i18n import Phrase, negotiate, words_for
+    from scoring.games._tschau_sepp_cards import CARD, CARDS
+    from scoring.messages import Message, Names
+
+    said = words_for(negotiate(lang))
+    named = Message("card", "{card}", kinds={"card": CARD})
+    names = Names(options={"card_faces": faces})
+
+    def plain(text: str) -> str:
+        return text.replace("\u2019", "'")
+
+    different = [(card, app_card_name(lang, faces, card), said(Phrase(named, {"card": card},
+                                                                     names)))
+                 for card in CARDS]
+    assert [(card, app, api) for card, app, api in different
+            if plain(app[:1].upper() + app[1:]) != plain(api)] == []

@@ -28,9 +28,11 @@ export const suitName = (suit, faces) => t(`ts.${faces}.suit.${suit}`);
 export const rankName = (rank, faces) => (NUMBERS.has(rank) ? rank : t(`ts.${faces}.rank.${rank}`));
 const rankShort = (rank, faces) => (NUMBERS.has(rank) ? rank : t(`ts.${faces}.short.${rank}`));
 
+/** A card as the table says it: "Rosen-Ass", "as de rose", "asso di rose" (the suit in its
+ * `of` form: French elides "d’écusson", and a suit inside a name is not capitalised). */
 export function cardName(id, faces) {
   const [suit, rank] = id.split('-');
-  return t('ts.card', { suit: suitName(suit, faces), rank: rankName(rank, faces) });
+  return t('ts.card', { suit: t(`ts.${faces}.of.${suit}`), rank: rankName(rank, faces) });
 }
 
 export function entryForm({ match, initial, guide }) {
