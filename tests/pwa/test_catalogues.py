@@ -173,3 +173,13 @@ def test_the_app_names_every_jass_card_as_the_api_does(lang: str, faces: str) ->
                  for card in CARDS]
     assert [(card, app, api) for card, app, api in different
             if plain(app[:1].upper() + app[1:]) != plain(api)] == []
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGUES))
+def test_the_app_calls_each_game_what_the_api_calls_it(lang: str) -> None:
+    """The game picker, the printed standings and the API's messages ("Die sieben Siegel is for
+    2 to 6 players") name a game the same way."""
+    from scoring.registry import all_games
+
+    assert {game_id: CATALOGUES[lang][f"game.{game_id}"] for game_id in all_games()} == {
+        game_id: game.name for game_id, game in all_games().items()}
