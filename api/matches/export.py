@@ -3,7 +3,8 @@
 Columns: ``round``; then each key whose value is not per side (e.g. ``winner``); then, side by
 side, every per-side key of the round's result followed by every per-side key of the running
 totals (``Ann: penalty``, ``Ann: total penalty``). A list counts as per side when it has one item
-per player, or one per team when the standings have teams. Nothing here knows any game.
+per player, one per team when the standings have teams, or one per side of the standings (you
+and the AI in a solo match). Nothing here knows any game.
 
 Cells: numbers stay numbers, an absent value (``None``, or a per-side list missing in a round) is
 an empty cell, ``True``/``False`` are words, anything else structured is its JSON text. The file
@@ -27,6 +28,10 @@ def _side_names(match: Match, count: int) -> list[str] | None:
     teams = sorted((line["team"], str(line["name"])) for line in match.standings if "team" in line)
     if teams and count == len(teams):
         return [name for _, name in teams]
+    sides = sorted((line["seat"], str(line["name"])) for line in match.standings
+                   if "seat" in line and "team" not in line)
+    if [seat for seat, _ in sides] == list(range(count)):
+        return [name for _, name in sides]
     return None
 
 

@@ -63,6 +63,24 @@ async def test_an_absent_value_is_an_empty_cell_and_a_negative_score_a_number(
         "Ann": "Bern", "Bea": "", "Cem": "", "Dan": ""}
 
 
+async def test_a_solo_match_has_a_column_for_you_and_one_for_the_ai_in_its_language(
+    client: Client,
+) -> None:
+    """Two sides for one player: each side's points are its own cells, not ``[2, 6]``."""
+    created = (await client.post("/api/v1/matches", json={
+        "game": "sea-change", "players": ["Ann"], "options": {"suits": ["blue", "red", "green"]},
+    })).json()
+    entry = {"final_trump": "red", "scores": [2, 6], "trump_zero": 1, "has_eight": False}
+    recorded = await client.post(f"/api/v1/matches/{created['id']}/rounds", json=entry,
+                                 headers={"Authorization": f"Bearer {created['token']}"})
+    assert recorded.status_code == 201, recorded.text
+    (played,) = table(await client.get(f"/api/v1/matches/{created['id']}/export?lang=de"))
+    assert played == {"Runde": "1", "Gesammelte Karten": "", "Trumpf-0": "KI",
+                      "Ann: Punkte": "2", "Ann: SP": "0", "Ann: SP gesamt": "0",
+                      "Ann: Punkte gesamt": "2", "KI: Punkte": "6", "KI: SP": "1",
+                      "KI: SP gesamt": "1", "KI: Punkte gesamt": "6"}
+
+
 # --- formula injection (OWASP "CSV Injection") ------------------------------------------------
 
 HOSTILE = ["=cmd|' /C calc'!A0", '=HYPERLINK("https://ex.org","Jörg")', "+41 79", "-Dan",
