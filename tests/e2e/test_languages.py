@@ -374,3 +374,33 @@ def test_plurals_ordinals_numbers_and_lists_follow_the_language_and_the_phone_re
     with phone_in_use(browser, server, locale=phone) as made:
         made.open("#/")
         assert made.page.evaluate(SHOWN, [lang]) == expected
+
+
+@pytest.mark.parametrize(("game", "players"), [
+    ("seven-seals", ["Anna", "Ben", "Cid"]), ("tschau-sepp", ["Anna", "Ben", "Cid"]),
+    ("sea-change", ["Anna"])])
+def test_every_games_entry_and_its_refusal_read_in_the_language(
+        server: Server, local_phone: Phone, lang: str, game: str, players: list[str]) -> None:
+    """The entry form of each game (Sea Change solo, with the AI), saved as it opens (7 black
+    seals in Die sieben Siegel, of 6), and the API's refusal at the fields."""
+    options = {"suits": ["blue", "red", "green"]} if game == "sea-change" else {}
+    made = server.post("/api/v1/matches", {"game": game, "players": players,
+                                           "options": options})
+    page = local_phone.page
+    path = f"/matches/{made['id']}/rounds"
+    sent: list[Any] = []
+    page.on("request", lambda request: sent.append(request.post_data_json)
+            if request.method == "POST" and request.url.endswith(path) else None)
+    local_phone.open(f"#/m/{made['id']}?t={made['token']}")
+    expect(page.locator("form.entry-form")).to_be_visible()
+    games = api_english(server, lang, "/games")
+    assert english_on_screen(page, lang, games) == []
+    if game == "seven-seals":
+        page.fill("[data-path='black[0]'] input", "4")
+        page.fill("[data-path='black[1]'] input", "3")
+    page.get_by_role("button", name=words(lang, "sheet.save")).click()
+    expect(page.locator(".field-error").first).to_be_visible(timeout=SAVED)
+    assert sent, "the phone sent no round"
+    refused = api_english(server, lang, path, sent[-1], made["token"])
+    assert refused, "the API said nothing in English to compare with"
+    assert english_on_screen(page, lang, games | refused) == []
