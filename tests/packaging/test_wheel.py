@@ -8,10 +8,12 @@ them from its cache and the local index rather than resolving anew.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import zipfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
@@ -43,20 +45,42 @@ def run(*command: str | Path, cwd: Path | None = None,
     return done.stdout
 
 
+@dataclass(frozen=True)
+class Build:
+    wheel: Path
+    said: str  # what the build backend wrote to stderr
+
+
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
     """The wheel, built in a copy of the tracked files (a build leaves build/ and egg-info
-    behind, which must not land in the repository)."""
+    behind, which must not land in the repository) by the build backend itself, as any front
+    end (pip, build, uv) calls it: pip would keep the backend's warnings to itself."""
     source = tmp_path_factory.mktemp("source")
     for name in tracked(*IN_THE_WHEEL, "pyproject.toml", "README.md", "LICENSE"):
         target = source / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes((REPO_ROOT / name).read_bytes())
     dist = tmp_path_factory.mktemp("dist")
-    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-        "--wheel-dir", dist, source)
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; from setuptools import build_meta; "
+         "build_meta.build_wheel(sys.argv[1])", str(dist)],
+        cwd=source, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"
     (built,) = dist.glob("tafelrunde-*.whl")
-    return built
+    return Build(built, done.stderr)
+
+
+@pytest.fixture(scope="module")
+def wheel(build: Build) -> Path:
+    return build.wheel
+
+
+def test_the_build_warns_of_nothing(build: Build) -> None:
+    """setuptools warns of what it will stop doing (a licence given as a table, data folders
+    that look like packages): the build must not depend on any of it."""
+    warnings = re.findall(r"^\S+:\d+: (\w*Warning\w*: .*)$", build.said, re.MULTILINE)
+    assert warnings == []
 
 
 def test_the_wheel_holds_every_tracked_file_of_the_app_and_says_mit(wheel: Path) -> None:
