@@ -2,7 +2,10 @@
 ``backup FILE``, ``restore FILE``.
 
 Every command checks the settings first (:mod:`api.settings`): bad ones are named one per line
-on stderr and the command exits with status 2 before anything touches the database.
+on stderr and the command exits with status 2 before anything touches the database. A database
+that cannot be opened (a folder that does not exist, a server that does not answer, a database
+or role it does not know) is named in one line too, with status 1, instead of a migration's
+traceback.
 
 Alembic is configured here, in code: the scripts live in ``migrations/`` (inside the installed
 package, see :func:`api.settings.shipped`) and no ``alembic.ini`` is needed. ``serve`` takes its
@@ -13,10 +16,12 @@ address it really listens on.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import json
 import re
 import socket
+import sqlite3
 import sys
 from collections.abc import Sequence
 from dataclasses import fields
@@ -37,6 +42,44 @@ def alembic_config(database_url: str) -> Config:
     config.set_main_option("script_location", str(shipped("migrations")))
     config.attributes["database_url"] = database_url
     return config
+
+
+class Unreachable(Exception):
+    """The database cannot be opened; the message says which and why, in one line."""
+
+
+def reach(database_url: str) -> None:
+    """Open one connection and ask one question, or raise :class:`Unreachable`.
+
+    A SQLite file is asked with :mod:`sqlite3` itself: aiosqlite's thread would outlive a
+    failed connection and report it to an event loop already closed."""
+    from sqlalchemy import make_url
+    from sqlalchemy.exc import DBAPIError
+
+    from api.db.engine import create_engine
+
+    url = make_url(database_url)
+
+    async def ask() -> None:
+        engine = create_engine(database_url)
+        try:
+            async with engine.connect() as connection:
+                await connection.exec_driver_sql("SELECT 1")
+        finally:
+            await engine.dispose()
+
+    try:
+        if url.get_backend_name() != "sqlite":
+            asyncio.run(ask())
+        elif url.database not in (None, "", ":memory:"):
+            with contextlib.closing(sqlite3.connect(url.database, uri="uri" in url.query)) as file:
+                file.execute("PRAGMA schema_version")  # reads the header: is it a database?
+    except (DBAPIError, OSError, sqlite3.Error) as error:
+        # asyncpg's refused or timed-out connection is an OSError
+        why = (error.orig if isinstance(error, DBAPIError) else
+               error.strerror if isinstance(error, OSError) and error.strerror else error)
+        shown = url.render_as_string(hide_password=True)
+        raise Unreachable(f"cannot open the database {shown}: {why}") from None
 
 
 def upgrade(database_url: str, revision: str = "head") -> None:
@@ -91,6 +134,7 @@ def serve(settings: Settings) -> int:
               f"{error.strerror or error}", file=sys.stderr)
         return 1
     with listener:
+        reach(settings.database_url)
         upgrade(settings.database_url)
         app = create_app(settings)
         print(f"Tafelrunde is running at {address(listener)}", flush=True)
@@ -185,8 +229,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return seating(args)
     if args.command in ("backup", "restore"):
         return backup_or_restore(args.command, settings.database_url, Path(args.file))
-    if args.command == "serve":
-        return serve(settings)
+    try:
+        if args.command == "serve":
+            return serve(settings)
+        reach(settings.database_url)
+    except Unreachable as error:
+        print(f"tafelrunde: {error}", file=sys.stderr)
+        return 1
     if args.db_command == "upgrade":
         upgrade(settings.database_url)
     elif args.db_command == "downgrade":

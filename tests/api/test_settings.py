@@ -159,3 +159,24 @@ def test_serve_names_a_port_it_cannot_take_and_migrates_nothing(
     assert capsys.readouterr().err == (
         f"cannot listen on 127.0.0.1 port {port}: Address already in use\n")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [["db", "check"], ["db", "upgrade"], ["db", "downgrade"],
+                                     ["serve", "--port", "0"]])
+@pytest.mark.parametrize(("url", "why"), [
+    ("sqlite+aiosqlite:///{folder}/missing/club.db", "unable to open database file"),
+    ("postgresql+asyncpg://organiser:secret@127.0.0.1:1/club", "Connect call failed"),
+])
+def test_a_database_that_cannot_be_opened_is_one_line_not_a_traceback(
+    command: list[str], url: str, why: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    url = url.format(folder=tmp_path)
+    in_empty_folder(tmp_path, monkeypatch, DATABASE_URL=url)
+    assert cli.main(command) == 1
+    captured = capsys.readouterr()
+    shown = url.replace(":secret@", ":***@")
+    assert captured.err.startswith(f"tafelrunde: cannot open the database {shown}: {why}")
+    assert captured.err.count("\n") == 1
+    assert captured.out == ""
+    assert list(tmp_path.iterdir()) == []
