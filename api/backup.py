@@ -64,19 +64,25 @@ def backup(database_url: str, file: Path) -> None:
     live = sqlite_path(database_url)
     if not live.is_file():
         raise BackupError(f"There is no database at {live}.")
+    if file.is_dir() or not file.name:
+        raise BackupError(f"{file} is a folder: name the file to write the backup to.")
     partial = file.with_name(f".{file.name}.partial")
     partial.unlink(missing_ok=True)
-    source = sqlite3.connect(f"file:{live}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_SECONDS)
     try:
-        target = sqlite3.connect(partial)
+        source = sqlite3.connect(f"file:{live}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_SECONDS)
         try:
-            _copy(source, target)
-            target.execute("PRAGMA journal_mode=DELETE")
-            problem = _integrity_problem(target)
+            target = sqlite3.connect(partial)
+            try:
+                _copy(source, target)
+                target.execute("PRAGMA journal_mode=DELETE")
+                problem = _integrity_problem(target)
+            finally:
+                target.close()
         finally:
-            target.close()
-    finally:
-        source.close()
+            source.close()
+    except sqlite3.DatabaseError as error:  # not a database, a folder missing, still locked
+        partial.unlink(missing_ok=True)
+        raise BackupError(f"Cannot copy {live} to {file}: {error}.") from None
     if problem:
         partial.unlink(missing_ok=True)
         raise BackupError(f"The copy failed its integrity check: {problem}")

@@ -163,3 +163,24 @@ def test_backup_on_postgresql_points_at_pg_dump_and_fails(
         assert run(monkeypatch, url, command, str(tmp_path / "x.db")) == 2
         assert "pg_dump" in capsys.readouterr().err
     assert not (tmp_path / "x.db").exists()
+
+
+@pytest.mark.parametrize("target", ["missing/copy.db", ".", "live.db"])
+def test_a_backup_that_cannot_be_written_or_read_says_why_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    target: str,
+) -> None:
+    """A folder where the backup cannot go, or a live file that is no database: one line."""
+    live = tmp_path / "live.db"
+    if target == "live.db":
+        live.write_bytes(b"a spreadsheet saved over the database by mistake" * 100)
+        target = "copy.db"
+    else:
+        sqlite3.connect(live).close()
+    monkeypatch.chdir(tmp_path)
+    before = sorted(tmp_path.iterdir())
+    assert run(monkeypatch, f"sqlite+aiosqlite:///{live}", "backup", target) == 1
+    said = capsys.readouterr().err
+    assert said.startswith("cannot backup: ")
+    assert said.count("\n") == 1
+    assert sorted(tmp_path.iterdir()) == before
