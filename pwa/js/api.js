@@ -3,7 +3,7 @@
 // (Accept-Language), so the API's words (problems, reasons, option help) arrive ready to show;
 // every write names this device (X-Device-Id).
 import { h } from './dom.js';
-import { language } from './i18n.js';
+import { language, languageTag } from './i18n.js';
 import { deviceId, readToken, writeToken } from './store.js';
 
 const BASE = '/api/v1';
@@ -23,7 +23,7 @@ export class Problem extends Error {
  * such a request carries no header of ours, so the address names the language (?lang=).
  */
 export function apiLink(path) {
-  return `${BASE}${path}${path.includes('?') ? '&' : '?'}lang=${language()}`;
+  return `${BASE}${path}${path.includes('?') ? '&' : '?'}lang=${languageTag()}`;
 }
 
 /**
@@ -67,7 +67,7 @@ export async function call(path, { method = 'GET', body, match, write = false, h
     readsBeforeWorker.set(JSON.stringify([path, match, write, headers]), () => call(path, { match, write, headers }));
   }
   const token = match ? (write ? writeToken(match) : readToken(match)) : null;
-  const all = { Accept: 'application/json', 'Accept-Language': language(), ...authHeaders(token), ...headers };
+  const all = { Accept: 'application/json', 'Accept-Language': languageTag(), ...authHeaders(token), ...headers };
   if (method !== 'GET') all['X-Device-Id'] = deviceId();
   if (body !== undefined) all['Content-Type'] = 'application/json';
   let response;
@@ -94,7 +94,7 @@ export async function readResponse(response) {
 export async function download(path, filename, token) {
   let response;
   try {
-    response = await fetch(apiLink(path), { headers: { 'Accept-Language': language(), ...authHeaders(token) } });
+    response = await fetch(apiLink(path), { headers: { 'Accept-Language': languageTag(), ...authHeaders(token) } });
   } catch {
     throw new Unreachable('unreachable');
   }

@@ -51,8 +51,14 @@ export async function useLanguage(lang, remember = false) {
   if (remember) localStorage.setItem(KEY, lang);
 }
 
-/** The app's language: also what every API request asks for (Accept-Language, ?lang=). */
+/** The app's language. */
 export const language = () => current;
+/**
+ * What every API request asks for (Accept-Language, ?lang=): the app's language with the phone's
+ * region where it has one (de-CH), so the API's numbers are written as the app writes them
+ * (0.33 on a Swiss phone, 0,33 on a German one) and the printed standings too.
+ */
+export const languageTag = () => locale;
 export const has = (key) => key in strings;
 
 export function number(value, options = {}) {

@@ -10,7 +10,7 @@
 // happened while it was away is read at once. Reads run one at a time (oneAtATime): a slow
 // answer can never overwrite a newer one.
 import { authHeaders } from './api.js';
-import { language } from './i18n.js';
+import { languageTag } from './i18n.js';
 import { readToken } from './store.js';
 
 const FIRST_RETRY_MS = 1000;
@@ -111,7 +111,7 @@ async function readStream(url, token, signal, onEvent, onOpen) {
   let silence = setTimeout(stop, SILENCE_MS);
   try {
     const response = await fetch(url, { headers: { Accept: 'text/event-stream',
-      'Accept-Language': language(), ...authHeaders(token) }, signal: abort.signal, cache: 'no-store' });
+      'Accept-Language': languageTag(), ...authHeaders(token) }, signal: abort.signal, cache: 'no-store' });
     if (!response.ok || !response.body) return;
     onOpen();
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -5,7 +5,7 @@
 // (order matters: round 5 must not overtake round 4); a 4xx answer moves it to `rejected` with the
 // problem so the page can show it; a 2xx removes it. Every change is announced (onChange) to this
 // page and, through a BroadcastChannel, to the others, so every open screen of the match refreshes.
-import { language } from './i18n.js';
+import { languageTag } from './i18n.js';
 import { deviceId } from './store.js';
 
 const DB = 'tafelrunde';
@@ -42,7 +42,7 @@ const all = (store) => run(store, 'readonly', (s) => s.getAll());
 export async function enqueue({ matchId, body, token }) {
   // The device id and the language are read here, in the page: the service worker knows neither,
   // and a round it replays must still be answered in the words of whoever entered it.
-  const item = { matchId, body, token, device: deviceId(), lang: language(), key: crypto.randomUUID(),
+  const item = { matchId, body, token, device: deviceId(), lang: languageTag(), key: crypto.randomUUID(),
     at: new Date().toISOString() };
   item.seq = await run(OUTBOX, 'readwrite', (s) => s.add(item));
   announce(matchId);

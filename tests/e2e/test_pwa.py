@@ -208,8 +208,8 @@ def test_the_share_codes_decode_to_the_view_and_edit_links(phone: Any, server: A
 
 
 @pytest.mark.parametrize(("locale", "layout"), [
-    ("en-US", "&sep=%2C&decimal=.&lang=en"), ("de-CH", "&sep=%3B&decimal=.&lang=de"),
-    ("de-DE", "&sep=%3B&decimal=%2C&lang=de")])
+    ("en-US", "&sep=%2C&decimal=.&lang=en-US"), ("de-CH", "&sep=%3B&decimal=.&lang=de-CH"),
+    ("de-DE", "&sep=%3B&decimal=%2C&lang=de-DE")])
 def test_the_csv_export_is_laid_out_for_the_spreadsheet_of_the_phones_locale(
         browser: Any, server: Any, locale: str, layout: str) -> None:
     match, token = new_api_match(server)
