@@ -183,3 +183,17 @@ def test_the_app_calls_each_game_what_the_api_calls_it(lang: str) -> None:
 
     assert {game_id: CATALOGUES[lang][f"game.{game_id}"] for game_id in all_games()} == {
         game_id: game.name for game_id, game in all_games().items()}
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGUES))
+def test_the_dashboards_standings_name_their_columns_as_the_printed_ones(lang: str) -> None:
+    """The organiser's screen and the printed page or CSV of the same standings: one name per
+    column (the average keeps its short name on the screen)."""
+    from api.i18n import negotiate, words_for
+    from api.tournaments.export import standings_words
+
+    printed = standings_words(words_for(negotiate(lang)))
+    app = {"points": "tt.points", "tables": "tt.tables",
+           **{key: f"tt.tiebreak.{key}" for key in ("score_share", "opponents", "table_wins")}}
+    assert {key: CATALOGUES[lang][name] for key, name in app.items()} == {
+        key: printed.heading(key) for key in app}
