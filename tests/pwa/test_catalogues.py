@@ -197,3 +197,13 @@ def test_the_dashboards_standings_name_their_columns_as_the_printed_ones(lang: s
            **{key: f"tt.tiebreak.{key}" for key in ("score_share", "opponents", "table_wins")}}
     assert {key: CATALOGUES[lang][name] for key, name in app.items()} == {
         key: printed.heading(key) for key in app}
+
+
+def test_what_a_link_preview_shows_is_in_no_language() -> None:
+    """index.html is one file for every language: the description a chat's link preview shows
+    holds only names (the app's, the games'), never English words."""
+    page = (PWA / "index.html").read_text(encoding="utf-8")
+    found = re.search(r'<meta name="description" content="([^"]*)">', page)
+    assert found is not None
+    names = {"Tafelrunde", *(ENGLISH[key] for key in ENGLISH if key.startswith("game."))}
+    assert set(re.split(r"\s*·\s*", found[1])) <= names
