@@ -74,7 +74,7 @@ FULL = [
     Instance(21, 3, 10, "issue"), Instance(36, 4, 9, "issue"),
     Instance(9, 3, 4), Instance(15, 3, 7), Instance(16, 4, 5), Instance(20, 4, 5),
     Instance(25, 5, 6), Instance(18, 3, 8), Instance(27, 3, 13), Instance(28, 4, 9),
-    Instance(39, 3, 19), Instance(40, 4, 13, "moonshot"), Instance(36, 4, 10), Instance(30, 5, 6),
+    Instance(39, 3, 19), Instance(40, 4, 13, "moonshot"), Instance(36, 4, 11), Instance(30, 5, 6),
     Instance(35, 5, 7), Instance(40, 5, 8), Instance(36, 6, 3),
     Instance(22, 4, 7, "mixed"), Instance(21, 4, 5, "mixed"), Instance(13, 4, 4, "mixed"),
     Instance(12, 4, 3, "forced"), Instance(20, 4, 6, "beyond"), Instance(16, 4, 6, "beyond"),
