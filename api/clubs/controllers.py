@@ -1,15 +1,18 @@
 """HTTP handlers for clubs: thin wrappers around :mod:`api.clubs.service`."""
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from litestar import Controller, Request, Response, delete, get, patch, post
 from litestar.datastructures import ResponseHeader, State
 from litestar.params import JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
 
+from api.clubs import backup as club_backup
+from api.clubs import export as club_export
 from api.clubs import schemas as s
 from api.clubs import service
+from api.clubs.export import ClubExport
 from api.clubs.ledger import events_channel
 from api.clubs.models import CLUB_ID_LENGTH
 from api.i18n.http import RequestWords
@@ -23,9 +26,18 @@ from api.problems import (
     Unprocessable,
     documented,
 )
-from api.requests import EVENTS_DESCRIPTION, Session, authorization, broker, change_events
+from api.requests import (
+    EVENTS_DESCRIPTION,
+    Session,
+    attachment,
+    authorization,
+    broker,
+    change_events,
+)
+from api.spreadsheet import DecimalMark, Layout, Separator, csv_response
 
 MAX_HISTORY_PAGE = 200
+MAX_BACKUP_BYTES = 64 * 1024 * 1024
 
 ClubId = Annotated[str, PathParameter(
     title="Club id", min_length=1, max_length=CLUB_ID_LENGTH, pattern=r"^[A-Za-z0-9_-]+$",
@@ -38,9 +50,9 @@ OptionalGame = Annotated[str | None, QueryParameter(
 OptionalMember = Annotated[int | None, QueryParameter(
     name="player", ge=1, le=s.MAX_MEMBER_ID, description="Only matches this member played")]
 Since = Annotated[datetime | None, QueryParameter(
-    name="from", description="From this moment on (inclusive, RFC 3339)")]
+    description="From this moment on (inclusive, RFC 3339: 2026-01-01T00:00:00Z)")]
 Until = Annotated[datetime | None, QueryParameter(
-    name="to", description="Before this moment (exclusive, RFC 3339)")]
+    description="Before this moment (exclusive, RFC 3339)")]
 
 READ = [BadRequest, Unauthorized, Forbidden, NotFound]
 QUERY = [*READ, Unprocessable]
@@ -60,6 +72,25 @@ class ClubController(Controller):
         created = await service.create_club(session, data)
         return Response(created, status_code=201,
                         headers={"Location": f"{self.path}/{created.id}"})
+
+    @post("/import", operation_id="importClub", status_code=201,
+          raises=[BadRequest, Unprocessable], request_max_body_size=MAX_BACKUP_BYTES,
+          responses=documented(BadRequest, ContentTooLarge, Unprocessable))
+    async def import_(self, session: Session,
+                      data: JSONBody[s.ClubBackup]) -> Response[s.CreatedClub]:
+        """Rebuild a club from its backup, with new ids and tokens: the same members, matches,
+        tournaments, statistics and ratings."""
+        created = await club_backup.import_backup(session, data)
+        return Response(created, status_code=201,
+                        headers={"Location": f"{self.path}/{created.id}"})
+
+    @get("/{club_id:str}/backup", operation_id="backupClub", raises=READ,
+         responses=documented(*READ), security=TOKEN)
+    async def backup(self, request: Request[Any, Any, Any], session: Session,
+                     club_id: ClubId) -> Response[s.ClubBackup]:
+        """Everything about the club as JSON, to import elsewhere (club token)."""
+        saved = await club_backup.backup(session, club_id, authorization(request))
+        return Response(saved, headers=attachment(f"club-{club_id}-backup.json"))
 
     @get("/{club_id:str}", operation_id="getClub", raises=READ, responses=documented(*READ),
          security=TOKEN,
@@ -171,6 +202,25 @@ class ClubController(Controller):
         """Two members' finished matches together, per game, and the latest of them."""
         return await service.read_head_to_head(session, club_id, player, opponent, game,
                                                authorization(request), words)
+
+    @get("/{club_id:str}/export", operation_id="exportClub", raises=READ,
+         responses=documented(*READ), security=TOKEN)
+    async def export(
+        self, request: Request[Any, Any, Any], session: Session, words: RequestWords,
+        club_id: ClubId,
+        format_: Annotated[Literal["csv", "json"], QueryParameter(name="format")] = "csv",
+        table: Annotated[Literal["results", "statistics"], QueryParameter(
+            description="CSV: which table (the JSON holds both)")] = "results",
+        sep: Separator = ",", decimal: DecimalMark = ".",
+    ) -> Response[ClubExport]:
+        """The club's results or statistics as CSV, or both with the club as JSON."""
+        exported = await service.export(session, club_id, authorization(request), words)
+        if format_ == "json":
+            return Response(exported, headers=attachment(f"club-{club_id}.json"))
+        layout, sheet = Layout(sep, decimal), club_export.club_words(words)
+        body = club_export.results_csv(exported.results, layout, sheet) if table == "results" \
+            else club_export.statistics_csv(exported.statistics, layout, sheet)
+        return csv_response(body, f"club-{club_id}-{table}.csv")  # type: ignore[return-value]
 
     @get("/{club_id:str}/events", operation_id="clubEvents", raises=READ,
          responses=documented(*READ), security=TOKEN,

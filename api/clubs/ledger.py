@@ -179,6 +179,15 @@ async def after_match_write(statements: Statements, match_id: str, game: AnyGame
     return await touch_club(statements, club_id, version, at)
 
 
+async def count_as_finished(statements: Statements, club_id: str, finish: int, match_id: str,
+                            game: AnyGame, folded: FoldedMatch, at: datetime) -> ClubChange:
+    """Count a finished match with the finish number it had (a club's backup imported in the
+    order its matches finished): the same incremental path as a match finishing now."""
+    counter, version = await lock_club(statements, club_id)
+    await _finish(statements, club_id, finish, match_id, game, folded, at)
+    return await touch_club(statements, club_id, version, at, finished=max(counter, finish))
+
+
 async def _seats(statements: Statements, match_id: str) -> list[Sequence[Any]]:
     return list(await statements.all(SEATS_OF_MATCH, {"match_key": match_id}))
 

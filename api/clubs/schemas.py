@@ -7,11 +7,13 @@ contract's ratings).
 """
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
 from api.clubs.models import CLUB_NAME_LENGTH, MEMBER_NAME_LENGTH
+from api.games.schemas import RoundEntry
+from api.tournaments.schemas import Backup
 
 MAX_MEMBER_ID = 1_000_000
 ClubName = Annotated[str, msgspec.Meta(max_length=CLUB_NAME_LENGTH)]
@@ -213,4 +215,76 @@ class HeadToHead(msgspec.Struct):
     matches: list[HistoryEntry]
 
 
-CLOSED_REQUEST_BODIES = (NewClub, ClubChange, MemberChange, MemberMerge)
+MAX_BACKUP_MEMBERS = 100_000
+MAX_BACKUP_MATCHES = 100_000
+MAX_BACKUP_TOURNAMENTS = 10_000
+MAX_FINISH = 10_000_000
+
+
+class BackupMember(msgspec.Struct, forbid_unknown_fields=True):
+    """A member as the club knows them: no name once removed; ``merged_into`` another
+    member for a second spelling."""
+
+    id: MemberId
+    name: MemberName | None
+    merged_into: MemberId | None = None
+
+
+class BackupFinish(msgspec.Struct, forbid_unknown_fields=True):
+    """When a club match finished, and its place in the order the club's matches finished."""
+
+    finish: Annotated[int, msgspec.Meta(ge=1, le=MAX_FINISH)]
+    finished_at: datetime
+
+
+class BackupClubMatch(msgspec.Struct, forbid_unknown_fields=True):
+    """A club match: its names as typed, the member at each seat, its options and entries."""
+
+    game: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+    players: Annotated[list[Annotated[str, msgspec.Meta(max_length=200)]],
+                       msgspec.Meta(max_length=64)]
+    members: Annotated[list[int], msgspec.Meta(max_length=64)]
+    """Member ids (checked against ``members``: an unknown one is 422 at its seat)."""
+    options: dict[str, Any]
+    entries: Annotated[list[RoundEntry], msgspec.Meta(max_length=10_000)]
+    created_at: datetime
+    finished: BackupFinish | None
+    private: bool = False
+
+
+class BackupTablePlayer(msgspec.Struct, forbid_unknown_fields=True):
+    player: Annotated[int, msgspec.Meta(ge=1, le=MAX_BACKUP_MEMBERS)]
+    member: MemberId
+
+
+class BackupTableFinish(BackupFinish, forbid_unknown_fields=True):
+    round: Annotated[int, msgspec.Meta(ge=1, le=1_000)]
+    table: Annotated[int, msgspec.Meta(ge=1, le=MAX_BACKUP_MEMBERS)]
+
+
+class BackupClubTournament(msgspec.Struct, forbid_unknown_fields=True):
+    """A club tournament: its own backup, the member each player is, and when its tables'
+    matches finished."""
+
+    backup: Backup
+    players: Annotated[list[BackupTablePlayer], msgspec.Meta(max_length=MAX_BACKUP_MEMBERS)]
+    finished: Annotated[list[BackupTableFinish], msgspec.Meta(max_length=MAX_BACKUP_MATCHES)]
+    created_at: datetime
+
+
+class ClubBackup(msgspec.Struct, forbid_unknown_fields=True):
+    """Everything needed to rebuild a club elsewhere with identical statistics and ratings."""
+
+    format: Literal["tafelrunde-club"]
+    version: Literal[1]
+    name: ClubName
+    members: Annotated[list[BackupMember], msgspec.Meta(max_length=MAX_BACKUP_MEMBERS)]
+    matches: Annotated[list[BackupClubMatch], msgspec.Meta(max_length=MAX_BACKUP_MATCHES)]
+    tournaments: Annotated[list[BackupClubTournament],
+                           msgspec.Meta(max_length=MAX_BACKUP_TOURNAMENTS)]
+    exported_at: datetime | None = None
+
+
+CLOSED_REQUEST_BODIES = (NewClub, ClubChange, MemberChange, MemberMerge, ClubBackup,
+                         BackupMember, BackupFinish, BackupClubMatch, BackupTablePlayer,
+                         BackupTableFinish, BackupClubTournament)

@@ -36,6 +36,7 @@ from sqlmodel import SQLModel
 from api import auth
 from api.clubs import access, ledger
 from api.clubs import schemas as s
+from api.clubs.export import ClubExport, ClubResult
 from api.clubs.links import TOURNAMENT_PLAYERS, TOURNAMENTS
 from api.clubs.members import MEMBERS, name_key
 from api.clubs.models import CLUB_NAME_LENGTH, MEMBER_NAME_LENGTH
@@ -403,7 +404,8 @@ async def _tournament_entries(session: AsyncSession, tournament_ids: Sequence[st
         played_at=utc(created_at), finished_at=utc(updated_at) if status == "finished" else None,
         finish=None, players=players[tournament_id])
         for tournament_id, game, name, status, created_at, updated_at in await session.execute(
-            select(t.c.id, t.c.game, t.c.name, t.c.status, t.c.created_at, t.c.updated_at)
+            select(t.c.id, t.c.game, t.c.name, t.c.status, TOURNAMENTS.c.created_at,
+                   t.c.updated_at).join(TOURNAMENTS, TOURNAMENTS.c.tournament_id == t.c.id)
             .where(t.c.id.in_(tournament_ids)))}
 
 
@@ -517,7 +519,7 @@ async def create_club(session: AsyncSession, body: s.NewClub) -> s.CreatedClub:
                       token_hash=auth.token_hash(tokens.write),
                       view_token_hash=auth.token_hash(tokens.view), finished=0, version=1,
                       created_at=at, updated_at=at)
-    await session.execute(INSERT_CLUB, {f: getattr(club, f) for f in ClubRecord.__slots__})
+    await session.execute(INSERT_CLUB, club_columns(club))
     await session.commit()
     return s.CreatedClub(id=club.id, name=club.name, players=[], games=[], finished_matches=0,
                          version=club.version, created_at=at, updated_at=at,
@@ -525,6 +527,10 @@ async def create_club(session: AsyncSession, body: s.NewClub) -> s.CreatedClub:
 
 
 INSERT_CLUB = ledger.CLUBS.insert()
+
+
+def club_columns(club: ClubRecord) -> dict[str, Any]:
+    return {field: getattr(club, field) for field in ClubRecord.__slots__}
 
 
 async def _writable(session: AsyncSession, club_id: str,
@@ -714,3 +720,39 @@ async def _matches_of(session: AsyncSession, club_id: str, member: int) -> dict[
             seats.c.club_id == club_id, seats.c.member_id == member)):
         found[match_id].append(int(seat))
     return found
+
+
+# --- export ---------------------------------------------------------------------------------
+
+
+async def read_results(session: AsyncSession, club: ClubRecord,
+                       words: Words) -> list[ClubResult]:
+    """Every member's result in every finished club match, in the order they finished."""
+    members = await members_of(session, club.id)
+    seats, matches, ratings = ledger.SEATS, ledger.CLUB_MATCHES, ledger.RATINGS
+    query = select(seats.c.finish, matches.c.finished_at, seats.c.match_id, seats.c.game,
+                   seats.c.member_id, seats.c.rank, seats.c.won, seats.c.rounds,
+                   seats.c.measures, ratings.c.mu, ratings.c.sigma).join(
+        matches, matches.c.match_id == seats.c.match_id).outerjoin(
+        ratings, and_(ratings.c.club_id == seats.c.club_id, ratings.c.finish == seats.c.finish,
+                      ratings.c.member_id == seats.c.member_id)).where(
+        seats.c.club_id == club.id, seats.c.finish.is_not(None)).order_by(
+        seats.c.finish, seats.c.seat)
+    results = []
+    for finish, at, match_id, game, member, rank, won, rounds, totals, mu, sigma \
+            in await session.execute(query):
+        person = member_in(members, member, listed=False)
+        results.append(ClubResult(
+            finish=finish, finished_at=utc(at), match=match_id, game=game, player=person.id,
+            name=person.named(words), rank=rank, won=bool(won), rounds=rounds, totals=totals,
+            rating=None if mu is None else rating_of(mu, sigma)))
+    return results
+
+
+async def export(session: AsyncSession, club_id: str, authorization: str | None,
+                 words: Words) -> ClubExport:
+    club = await readable(session, club_id, authorization)
+    return ClubExport(
+        club=await club_view(session, club), results=await read_results(session, club, words),
+        statistics=await read_statistics(session, club.id, None, None, None, authorization),
+        exported_at=now())

@@ -14,6 +14,7 @@ to the original's. Everything is checked before anything is stored, with paths i
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 
 import msgspec
 from sqlalchemy import select
@@ -48,12 +49,19 @@ from api.tournaments.service import (
     tournament_view,
 )
 from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
+from scoring.match import FoldedMatch
 
 
 async def backup(session: AsyncSession, tournament_id: str,
                  authorization: str | None) -> s.Backup:
     row = await load_tournament(session, tournament_id)
     require_organiser(authorization, row)
+    return await tournament_backup(session, row)
+
+
+async def tournament_backup(session: AsyncSession, row: TournamentRow) -> s.Backup:
+    """The backup of a tournament whose reader may have it (the organiser, or its club)."""
+    tournament_id = row.id
     players = await players_of(session, tournament_id)
     tables = await tables_of(session, tournament_id)
     match_ids = [t.match_id for t in tables]
@@ -146,6 +154,34 @@ def _check_shape(body: s.Backup) -> list[Fault]:
 
 
 async def import_backup(session: AsyncSession, body: s.Backup) -> s.CreatedTournament:
+    restored = await restore(session, body)
+    await session.commit()
+    return restored.created
+
+
+@dataclass(frozen=True, slots=True)
+class Restored:
+    """A tournament rebuilt from a backup (not committed yet), and its tables' folds."""
+
+    created: s.CreatedTournament
+    folds: dict[tuple[int, int], tuple[TournamentTableRow, FoldedMatch]]
+    """By (round, table)."""
+
+
+async def restore(session: AsyncSession, body: s.Backup, prefix: str = "") -> Restored:
+    """Rebuild the tournament of ``body`` in the session's transaction; 422 with paths under
+    ``prefix`` (``tournaments[0].backup.``, for a club's backup) when it cannot be."""
+    try:
+        return await _restore(session, body)
+    except Unprocessable as refused:
+        if not prefix:
+            raise
+        raise Unprocessable(refused.text, errors=[
+            Fault(f"{prefix}{fault.path}", fault.code, fault.text) for fault in refused.errors
+        ]) from None
+
+
+async def _restore(session: AsyncSession, body: s.Backup) -> Restored:
     settings = body.tournament
     game = check_settings(settings, "tournament.")
     problems = _check_shape(body)
@@ -176,6 +212,7 @@ async def import_backup(session: AsyncSession, body: s.Backup) -> s.CreatedTourn
     await session.flush()
     rounds: list[TournamentRoundRow] = []
     tables: list[TournamentTableRow] = []
+    folds: dict[tuple[int, int], tuple[TournamentTableRow, FoldedMatch]] = {}
     for i, played in enumerate(body.rounds):
         rounds.append(TournamentRoundRow(tournament_id=tournament_id, number=played.number,
                                          report=msgspec.to_builtins(played.report), started_at=at))
@@ -201,11 +238,12 @@ async def import_backup(session: AsyncSession, body: s.Backup) -> s.CreatedTourn
                 confirmed=table.confirmed, confirmed_by=table.confirmed_by if table.confirmed
                 else None, entered_by_device=table.entered_by_device,
             ))
+            folds[(played.number, table.table)] = (tables[-1], folded)
     if problems:
         raise Unprocessable(_("Some matches of the backup cannot have been played like this."),
                             errors=problems)
     session.add_all(tables)
-    await session.commit()
+    await session.flush()
     view = tournament_view(row, players, rounds, tables)
-    return s.CreatedTournament(**msgspec.structs.asdict(view), token=tokens.write,
-                               view_token=tokens.view)
+    return Restored(s.CreatedTournament(**msgspec.structs.asdict(view), token=tokens.write,
+                                        view_token=tokens.view), folds)

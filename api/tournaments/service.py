@@ -48,11 +48,11 @@ from sqlmodel import col
 from api import auth
 from api.clubs import ledger, links
 from api.clubs.members import members_for
-from api.db.models import AuditRow, MatchRow, RoundRow
+from api.db.models import MatchRow
 from api.db.statements import EngineStatements
 from api.i18n import Phrase, _, _n
 from api.live import Broker, Change
-from api.matches.service import MATCH_ID_BYTES, MatchRecord, new_match_row, now, utc
+from api.matches.service import MATCH_ID_BYTES, add_match, now, utc
 from api.problems import (
     NO_SUCH_GAME,
     Conflict,
@@ -100,7 +100,7 @@ from api.tournaments.results import (
 from scoring import registry
 from scoring.errors import InvalidEntry, InvalidInput, InvalidOptions, MatchFinished
 from scoring.game import AnyGame
-from scoring.match import FoldedMatch, fold_match, set_up
+from scoring.match import FoldedMatch, set_up
 from scoring.reading import JSON, TOURNAMENT_NAME_NEEDED
 from scoring.tournament import (
     Player,
@@ -564,25 +564,11 @@ async def new_match(session: AsyncSession, game: AnyGame, names: Sequence[str], 
 
     Raises the scoring package's ``InvalidOptions``, ``InvalidEntry`` or ``MatchFinished``.
     """
-    setup = set_up(game, list[JSON](names), options)
-    folded = fold_match(game, setup, entries)
     match_id = secrets.token_urlsafe(MATCH_ID_BYTES)
-    record = MatchRecord(
-        id=match_id, game=game.id, players=list(setup.players),
-        options=game.options_json(setup.options), private=private,
-        write_token_hash=auth.token_hash(table_token(organiser_token, match_id)),
-        view_token_hash=auth.token_hash(match_view_token(organiser_token, match_id)),
-        version=1 + len(entries), created_at=at,
-    )
-    columns, rounds = new_match_row(record, folded, at)
-    match = MatchRow(**columns)
-    session.add(match)
-    await session.flush()  # the unit of work does not order rows of unrelated models
-    session.add(AuditRow(match_id=match_id, at=at, action="create", token_kind=ORGANISER))
-    session.add_all(RoundRow(match_id=match_id, number=number, entry=played["entry"],
-                             result=played["result"], totals=played["totals"])
-                    for number, played in enumerate(rounds, start=1))
-    return match, folded
+    tokens = auth.TokenPair(table_token(organiser_token, match_id),
+                            match_view_token(organiser_token, match_id))
+    return await add_match(session, match_id, game, names, options, private, tokens, entries,
+                           at, ORGANISER)
 
 
 async def start_round(session: AsyncSession, broker: Broker, tournament_id: str,

@@ -278,9 +278,9 @@ async def test_history_is_newest_first_filtered_and_paged(client: Client) -> Non
     page = await club.get("/history", limit=1)
     assert page["next_offset"] == 1
     since = history["entries"][1]["played_at"]
-    ids = [e["id"] for e in (await club.get("/history", **{"from": since}))["entries"]]
+    ids = [e["id"] for e in (await club.get("/history", since=since))["entries"]]
     assert ids == [running["id"], second["id"]]
-    ids = [e["id"] for e in (await club.get("/history", to=since))["entries"]]
+    ids = [e["id"] for e in (await club.get("/history", until=since))["entries"]]
     assert ids == [first["id"]]
 
 
@@ -309,10 +309,10 @@ async def test_statistics_over_a_date_range_count_the_matches_finished_in_it(
     await club.play(["Ann", "Bea"], [0, 3])
     await club.play(["Ann", "Bea"], [3, 0])
     second = (await club.get("/history"))["entries"][0]["finished_at"]
-    rows = await club.get("/statistics", **{"from": second})
+    rows = await club.get("/statistics", since=second)
     assert {(r["name"], r["played"], r["won"]) for r in rows} == {("Ann", 1, 0), ("Bea", 1, 1)}
     assert all(r["rating"] is None for r in rows)
-    rows = await club.get("/statistics", to=second)
+    rows = await club.get("/statistics", until=second)
     assert {(r["name"], r["played"], r["won"]) for r in rows} == {("Ann", 1, 1), ("Bea", 1, 0)}
     everything = await club.get("/statistics")
     assert {(r["name"], r["played"]) for r in everything} == {("Ann", 2), ("Bea", 2)}

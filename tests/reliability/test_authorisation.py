@@ -50,6 +50,7 @@ class World:
     club: dict[str, Any]  # members 1 Ann, 2 Bea played a club match; 3 Cem, 4 Dan, 5 Eva another
     other_club: dict[str, Any]
     club_match: dict[str, Any]  # Cem, Dan and Eva's, after one of its two games
+    club_backup: dict[str, Any]
 
 
 async def ok(answer: Awaitable[Any], status: int) -> Any:
@@ -94,8 +95,10 @@ async def build(client: Client) -> World:
         await ok(client.post(f"{M}/{club_match['id']}/rounds", json=tschau(0, 3, len(players)),
                              headers=bearer(club_match["token"])), 201)
         club_matches.append(club_match)
+    club_backup = await ok(client.get(f"{C}/{clubs[0]['id']}/backup",
+                                      headers=bearer(clubs[0]["token"])), 200)
     return World(matches[0], matches[1], running, registering, tables, player_ids[0], backup,
-                 clubs[0], clubs[1], club_matches[1])
+                 clubs[0], clubs[1], club_matches[1], club_backup)
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +219,10 @@ MATRIX: dict[tuple[str, str], Rule] = {
     ("POST", C): Rule(
         f"{OPEN}: anyone may found a club; the answer holds its token and view token, once",
         open_target(lambda w: C, lambda w: {"name": "Another club"}), 201),
+    ("POST", f"{C}/import"): Rule(
+        f"{OPEN}: importing a club's backup creates a new club with new ids and tokens; it "
+        "cannot touch an existing one",
+        open_target(lambda w: f"{C}/import", lambda w: w.club_backup), 201),
     ("PATCH", f"{C}/{{club_id}}"): Rule(
         "the club token only",
         club_target(lambda w: f"{C}/{w.club['id']}", {"name": "Renamed"}), 200),
@@ -252,6 +259,7 @@ MATRIX: dict[tuple[str, str], Rule] = {
         confirm_target, 200),
 }
 
+CLUB_ONLY_READS = ["/backup"]
 ORGANISER_READS = [
     f"{T}/{{tournament_id}}/rounds/1/tokens",
     f"{T}/{{tournament_id}}/backup",
@@ -332,8 +340,9 @@ async def test_a_table_token_cannot_change_its_match_once_the_table_is_confirmed
     assert corrected.status_code == 200, corrected.text
 
 
-CLUB_READS = ["", "/players", "/players/1", "/ratings?game=tschau-sepp",
-              "/ratings/history?game=tschau-sepp", "/statistics", "/history",
+CLUB_READS = ["", "/export", "/export?format=json", "/players", "/players/1",
+              "/ratings?game=tschau-sepp", "/ratings/history?game=tschau-sepp", "/statistics",
+              "/history",
               "/head-to-head?player=1&opponent=2"]
 
 
@@ -364,3 +373,14 @@ async def test_a_club_match_is_started_with_the_club_token_only(
     assert await everything_stored() == before
     right = await call(app_client, "POST", request, f"Bearer {world.club['token']}")
     assert right.status_code == 201, right.text
+
+
+async def test_a_clubs_backup_needs_the_club_token(app_client: Client) -> None:
+    world = await build(app_client)
+    for tail in CLUB_ONLY_READS:
+        path = f"{C}/{world.club['id']}{tail}"
+        assert (await app_client.get(path)).status_code == 401
+        for token in (world.club["view_token"], world.other_club["token"]):
+            assert (await app_client.get(path, headers=bearer(token))).status_code == 403
+        assert (await app_client.get(path, headers=bearer(world.club["token"]))).status_code \
+            == 200
