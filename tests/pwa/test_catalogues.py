@@ -207,3 +207,15 @@ def test_what_a_link_preview_shows_is_in_no_language() -> None:
     assert found is not None
     names = {"Tafelrunde", *(ENGLISH[key] for key in ENGLISH if key.startswith("game."))}
     assert set(re.split(r"\s*·\s*", found[1])) <= names
+
+
+def test_every_change_the_match_history_can_list_has_words() -> None:
+    """The history screen says each audit action as ``audit.<action>``: an action the API adds
+    without words would show as its key."""
+    from typing import get_args, get_type_hints
+
+    from api.matches.schemas import HistoryItem
+
+    actions = get_args(get_type_hints(HistoryItem)["action"])
+    assert actions
+    assert sorted(a for a in actions if f"audit.{a}" not in ENGLISH) == []
