@@ -3,11 +3,13 @@ and translated problems, reasons, guides and games, with codes, paths and params
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from litestar.testing import AsyncTestClient
 
@@ -71,6 +73,39 @@ def test_numbers_are_written_as_the_locale_writes_them(tag: str) -> None:
 
 def test_every_catalogue_says_every_message_with_the_english_placeholders() -> None:
     assert maintenance.check() == []
+
+
+# Words that are rightly the same as in English, by (context, English); anything else equal to
+# the English is a copy that a German, French or Italian player would read in English.
+SAME_EVERYWHERE = {
+    ("a rank of the Swiss German Jass deck", rank) for rank in ("Banner", "Under", "Ober")} | {
+    ("a column heading of a club's export", "mu"), ("a column heading of a club's export", "sigma")}
+SAME_AS_ENGLISH = {
+    "de": {("option teams", "Teams")},
+    "fr": {("a column heading of the tournament standings", "club"),
+           ("a column heading of the tournament standings", "points"),
+           ("a column heading of the tournament standings", "tables"),
+           ("a column of the Sea Change score sheet", "points"),
+           ("a column of the Die sieben Siegel score sheet", "saboteur"),
+           ("a seal's colour, as its name (red)", "violet"),
+           ("a seal's colour, as its name (red) (describing one seal: 1 red seal)", "violet"),
+           ("where a request carries a parameter", "cookie")},
+    "it": {("a column heading of the tournament standings", "club"),
+           ("an answer in a table cell", "no"), ("where a request carries a parameter", "cookie"),
+           ("where a request carries a parameter", "query")},
+}
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "it"])
+def test_a_translation_equals_the_english_only_where_the_word_is_the_same(language: str) -> None:
+    """``check`` finds what is untranslated, not what was copied from the English."""
+    with maintenance.po_path(language).open("rb") as source:
+        catalog = read_po(source, locale=language)
+    copied = {(message.context or "", message.id) for message in catalog
+              if isinstance(message.id, str) and message.id and message.string == message.id
+              and re.search(r"[^\W\d_]", re.sub(r"\{[^}]*\}", "", message.id))}
+    assert sorted(copied - SAME_EVERYWHERE - SAME_AS_ENGLISH[language]) == [], "copied?"
+    assert sorted(SAME_AS_ENGLISH[language] - copied) == [], "no longer the same: drop it"
 
 
 def test_an_update_leaves_no_echo_of_a_checked_fuzzy_match(tmp_path: Path) -> None:
