@@ -26,7 +26,8 @@ Adding a message the API says
        speaker would say it at the table, with the same placeholders; terms may ask for a
        grammatical form (``{colour:plural}``, see the vocabulary's note).
     4. ``python -m api.i18n check`` (also a test) fails while anything is missing, fuzzy or
-       has other placeholders than the English.
+       has other placeholders than the English; a translation that is the English word itself
+       (Banner, club) must be listed in ``tests/api/test_languages.py`` (``SAME_AS_ENGLISH``).
 
 Adding a language
     Add it to :data:`api.i18n.negotiation.LANGUAGES`, run ``python -m api.i18n update`` (it
