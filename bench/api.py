@@ -197,7 +197,7 @@ async def benchmark(port: int, clients: int, seconds: float, *,
 def random_round() -> dict[str, Any]:
     winner = random.randrange(len(PLAYERS))
     return {"winner": winner, "penalty": [
-        0 if seat == winner else random.randint(1, 40) for seat in range(len(PLAYERS))]}
+        0 if seat == winner else random.randint(6, 40) for seat in range(len(PLAYERS))]}
 
 
 def served(clients: int, seconds: float, synchronous: str) -> list[Run]:

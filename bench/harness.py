@@ -73,8 +73,9 @@ def next_entry(game: str, players: int, rng: random.Random) -> dict[str, Any]:
     """A valid round of ``game`` at a table of ``players``, different from round to round."""
     if game == "tschau-sepp":
         winner = rng.randrange(players)
+        # From 6 up every number of points is a hand's worth under the face table.
         return {"winner": winner,
-                "penalty": [0 if seat == winner else rng.randint(1, 60) for seat in range(players)]}
+                "penalty": [0 if seat == winner else rng.randint(6, 60) for seat in range(players)]}
     if game == "sea-change":
         deck = described(game)["decks"][str(players)]
         others = [rng.randint(0, 2) for _ in range(players - 1)]

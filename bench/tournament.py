@@ -66,7 +66,7 @@ GAME: AnyGame = registry.all_games()["tschau-sepp"]
 def random_game(size: int, rng: random.Random) -> dict[str, Any]:
     winner = rng.randrange(size)
     return {"winner": winner,
-            "penalty": [0 if seat == winner else rng.randrange(1, 40) for seat in range(size)]}
+            "penalty": [0 if seat == winner else rng.randrange(6, 40) for seat in range(size)]}
 
 
 def played_table(tournament_id: str, number: int, table: int, seats: list[int],

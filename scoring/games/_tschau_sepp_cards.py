@@ -6,7 +6,7 @@ Everything here is computed once, at import or once per table.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 
 from scoring.messages import ByOption, Message, Named, Param, Vocabulary
 
@@ -68,12 +68,30 @@ def card_points(values: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(values[rank] for rank in CARD_RANK)
 
 
-@cache
+@lru_cache(maxsize=256)
+def hand_totals(values: tuple[int, ...], decks: int, losers: int) -> frozenset[int]:
+    """Every number of penalty points one loser's hand can be worth.
+
+    A loser holds at least one card, and at most ``deck - losers`` (the winner's last card lies
+    on the pile and every other loser holds one), so these are the sums of 1 to that many cards
+    of the deck: a subset sum over the cards' values, counting cards as it goes.
+    """
+    most_cards = CARDS_PER_DECK * decks - losers
+    # worth[k]: bit s is set when some k cards of the deck are worth s points together.
+    worth = [1] + [0] * most_cards
+    for points in card_points(values) * decks:
+        for cards in range(most_cards, 0, -1):
+            worth[cards] |= worth[cards - 1] << points
+    reachable = 0
+    for sums in worth[1:]:
+        reachable |= sums
+    return frozenset(total for total in range(reachable.bit_length()) if reachable >> total & 1)
+
+
 def penalty_bounds(values: tuple[int, ...], decks: int, losers: int) -> tuple[int, int]:
     """The most points one loser's hand, and all losers' hands together, can be worth.
 
-    The winner's last card lies on the pile and each other loser holds a card, so one loser
-    holds at most ``deck - losers`` cards and all losers together ``deck - 1``.
+    All losers together hold at most ``deck - 1`` cards: the winner's last card lies on the pile.
     """
     points = sorted(card_points(values) * decks, reverse=True)
-    return sum(points[:len(points) - losers]), sum(points[:-1])
+    return max(hand_totals(values, decks, losers)), sum(points[:-1])

@@ -16,16 +16,20 @@ Decisions, beyond rules.md:
   error with wins scoring, ``wins_needed`` with penalty scoring.
 - ``card_values`` (whole numbers 0–100 for all nine ranks) is required with the ``custom`` table
   and an error with any other table.
-- ``cards_left`` needs the ``count`` table under either scoring: a number of cards has no penalty
-  under another table.
+- ``cards_left`` needs the ``count`` table under penalty scoring: a number of cards has no
+  penalty under another table. Under wins scoring it is accepted with any table (the contract
+  keeps counts for the record); its penalty is then the count with the ``count`` table, else 0.
 - A game needs one of ``hands``, ``cards_left`` or ``penalty`` under penalty scoring; under wins
   scoring they are optional, checked the same way and kept for the record: the round's ``penalty``
   is then computed from them (zeros without them) and summed in the standings for information.
 - What the deck allows: the winner's last card lies on the pile and every other player holds at
   least one card, so one player holds at most ``deck − others`` cards and all of them together
-  at most ``deck − 1``. Points entered are checked against the most such cards can be worth
-  (per seat and in total), not whether some hand adds up to exactly that number: 0 stays
-  allowed as the brief asks, although no hand is worth 0 under ``face``.
+  at most ``deck − 1``. Penalty points entered for a player who did not go out must be what some
+  hand of 1 to ``deck − others`` cards of the deck is worth under the match's table (a subset sum
+  over the deck's values, :func:`hand_totals`): with ``face`` no hand is worth 0, 1, 2 or 5, with
+  ``count`` none is worth 0, with ``jass`` a hand of sixes to nines is worth 0. All of them
+  together are checked against the most the deck can leave; whether the hands could all have
+  been dealt from one deck at once is not checked beyond that.
 - Ranking, penalty scoring: fewest penalty points, ties broken by more games won, then shared.
   Wins scoring: most games won, ties shared. Standings ranks follow the same keys.
 - ``score_share``: penalty scoring: the table's average penalty minus the seat's penalty (points
@@ -61,6 +65,7 @@ from scoring.games._tschau_sepp_cards import (
     SUIT,
     TABLES,
     card_points,
+    hand_totals,
     penalty_bounds,
 )
 from scoring.match import names_of
@@ -178,6 +183,12 @@ TOO_MANY_POINTS_ONE = Message("too_many_points",
 TOO_MANY_CARDS_TOGETHER = Message("too_many_cards",
                                   "Together the players can be left with at most {maximum} "
                                   "cards; these are {actual}.")
+TOO_FEW_POINTS = Message("too_few_points",
+                         "{seat} did not go out, so their cards are worth at least {least} "
+                         "penalty points; this is {actual}.", kinds={"seat": SEAT})
+NO_SUCH_HAND = Message("no_such_hand",
+                       "No hand of cards is worth exactly {actual} penalty points ({table}).",
+                       kinds={"table": PENALTY_TABLE})
 TOO_MANY_POINTS_TOGETHER = Message("too_many_points",
                                    "Together the players can be left with at most {maximum} "
                                    "penalty points; these are {actual}.")
@@ -362,14 +373,17 @@ def _read_numbers(value: JSON, path: str, players: int, errors: Errors
 
 def _check_left(form: str, numbers: Sequence[int | None], winner: int | None, options: Options,
                 errors: Errors) -> None:
-    """Cards or points left: none for the winner, and no more than the deck can leave."""
+    """Cards or points left: none for the winner, what a hand can hold or be worth for the
+    others, and no more than the deck can leave."""
     losers = len(numbers) - 1
     if form == "cards_left":
         one, together = _deck_size(options) - losers, _deck_size(options) - 1
         too_many_one, too_many_together = TOO_MANY_CARDS_ONE, TOO_MANY_CARDS_TOGETHER
+        totals = frozenset(range(1, one + 1))
     else:
         one, together = penalty_bounds(options.values, options.decks, losers)
         too_many_one, too_many_together = TOO_MANY_POINTS_ONE, TOO_MANY_POINTS_TOGETHER
+        totals = hand_totals(options.values, options.decks, losers)
     found = len(errors)
     for seat, left in enumerate(numbers):
         path = at(form, seat)
@@ -378,10 +392,17 @@ def _check_left(form: str, numbers: Sequence[int | None], winner: int | None, op
         if seat == winner:
             if left:
                 errors.add(path, WINNER_NOT_OUT, seat=seat)
-        elif left == 0 and form == "cards_left" and winner is not None:
-            errors.add(path, EMPTY_HAND, seat=seat)
         elif left > one:
             errors.add(path, too_many_one, maximum=one, actual=left)
+        elif left in totals or (left == 0 and winner is None):
+            # Without a winner yet a 0 may be the winner's: nothing to say about it.
+            continue
+        elif form == "cards_left":
+            errors.add(path, EMPTY_HAND, seat=seat)
+        elif left < min(totals):
+            errors.add(path, TOO_FEW_POINTS, seat=seat, least=min(totals), actual=left)
+        else:
+            errors.add(path, NO_SUCH_HAND, actual=left, table=options.table)
     known = [left for left in numbers if left is not None]
     if len(errors) == found and len(known) == len(numbers) and sum(known) > together:
         errors.add(form, too_many_together, maximum=together, actual=sum(known))
@@ -448,12 +469,23 @@ def _read(raw: JSON, setup: Setup[Options], errors: Errors) -> _Reading:
     if form == "hands":
         return _Reading(winner, form, hands=_read_hands(entry[form], winner, setup, errors))
     numbers = _read_numbers(entry[form], form, len(setup.players), errors)
-    if form == "cards_left" and options.table != "count":
+    if form == "cards_left" and options.table != "count" and options.scoring == "penalty":
         errors.add("cards_left", NEEDS_COUNT_TABLE, table=options.table)
         return _Reading(winner, form, numbers=numbers)
     if numbers is not None:
         _check_left(form, numbers, winner, options, errors)
     return _Reading(winner, form, numbers=numbers)
+
+
+def _ranges(totals: frozenset[int]) -> list[JSON]:
+    """Whole numbers as the runs they form: {3, 4, 6, 7, 8} → [[3, 4], [6, 8]]."""
+    runs: list[tuple[int, int]] = []
+    for total in sorted(totals):
+        if runs and runs[-1][1] == total - 1:
+            runs[-1] = (runs[-1][0], total)
+        else:
+            runs.append((total, total))
+    return [[first, last] for first, last in runs]
 
 
 def _complete(numbers: tuple[int | None, ...] | None) -> tuple[int, ...] | None:
@@ -484,7 +516,8 @@ _CARD = string(CARDS)
 _PER_SEAT_COUNT = per_seat(integer(minimum=0))
 ENTRY = obj({"winner": _SEAT}, {
     "hands": nullable(per_seat(array(_CARD), "The cards each seat was left with")),
-    "cards_left": nullable(per_seat(integer(minimum=0), "Cards left per seat (count table only)")),
+    "cards_left": nullable(per_seat(integer(minimum=0), "Cards left per seat (with penalty "
+                                                        "scoring, the count table only)")),
     "penalty": nullable(per_seat(integer(minimum=0), "Penalty points per seat")),
 }, title="TschauSeppEntry",
     description="One game: who went out, and what the others were left with in at most one "
@@ -511,6 +544,20 @@ SHAPES = GameShapes(
                                 description="A card in more hands than the decks hold copies")),
         "totals": TOTALS,
         "would_finish": boolean("The match would end with this game"),
+        "hand_points": obj({
+            "possible": array(array(integer(minimum=0), min_items=2, max_items=2),
+                              min_items=1, description="The penalty points one hand can be "
+                              "worth, as runs [from, to] of whole numbers"),
+            "together": integer(minimum=0, description="The most all hands together can be "
+                                                       "worth"),
+        }, title="TschauSeppHandPoints",
+            description="What a player who did not go out can be left with, in points"),
+        "hand_cards": obj({
+            "most": integer(minimum=1, description="The most cards one hand can hold"),
+            "together": integer(minimum=1, description="The most cards all hands together "
+                                                       "can hold"),
+        }, title="TschauSeppHandCards",
+            description="What a player who did not go out can be left with, in cards"),
         "complete": boolean("The game would be accepted as it is"),
         "missing": array(ENTRY_PROBLEM, description="What is not entered yet"),
         "errors": array(ENTRY_PROBLEM, description="What is wrong already"),
@@ -621,8 +668,7 @@ class TschauSepp:
             penalty = tuple(sum(points[card] for card in hand) for hand in entry.hands)
         elif entry.penalty is not None:
             penalty = entry.penalty
-        elif entry.cards_left is not None:
-            # Cards left are only accepted with the count table: one point per card.
+        elif entry.cards_left is not None and setup.options.table == "count":
             penalty = entry.cards_left
         else:
             penalty = (0,) * len(setup.players)
@@ -723,7 +769,12 @@ class TschauSepp:
               wording: Wording = ENGLISH) -> dict[str, JSON]:
         """Per seat the cards and penalty given so far, the cards still free (``remaining``
         copies per card), duplicates, the totals if this game counted, and what is missing or
-        wrong so far."""
+        wrong so far.
+
+        ``hand_points`` says what a player who did not go out can be left with under the
+        match's table: the penalty points one hand can be worth, as ranges ``[from, to]`` of
+        whole numbers (``possible``), and the most all of them ``together`` can be left with;
+        ``hand_cards`` the same in cards (``most`` for one hand, ``together``)."""
         options = setup.options
         names = names_of(self, setup)
         players = len(setup.players)
@@ -755,6 +806,7 @@ class TschauSepp:
         partial = RoundResult(tuple(points or 0 for points in penalty),
                               -1 if reading.winner is None else reading.winner)
         totals = self.add_round(totals, partial, setup)
+        losers = players - 1
         return {
             "winner": reading.winner, "form": reading.form,
             "cards": list(cards), "penalty": list(penalty),
@@ -763,6 +815,12 @@ class TschauSepp:
             "duplicates": duplicates,
             "totals": totals.as_json(),
             "would_finish": self.is_over(totals, [*results, partial], setup),
+            "hand_points": {
+                "possible": _ranges(hand_totals(options.values, options.decks, losers)),
+                "together": penalty_bounds(options.values, options.decks, losers)[1],
+            },
+            "hand_cards": {"most": _deck_size(options) - losers,
+                           "together": _deck_size(options) - 1},
             "complete": not found,
             "missing": [e.as_json(wording, names) for e in found if e.code in NOT_YET_GIVEN],
             "errors": [e.as_json(wording, names) for e in found if e.code not in NOT_YET_GIVEN],

@@ -25,10 +25,10 @@ async def eventful_club(client: Client) -> Club:
     in the finish numbers, a merge, a removal, Sea Change solo and teams, a club tournament."""
     club = await new_club(client)
     await club.play(["Ann", "Bea", "Cem"], [0, 4, 4])
-    corrected = await club.play(["Ann", "Dan"], [0, 5])
-    await client.put(f"{MATCHES}/{corrected['id']}/rounds/1", json=tschau_round([5, 0]),
+    corrected = await club.play(["Ann", "Dan"], [0, 6])
+    await client.put(f"{MATCHES}/{corrected['id']}/rounds/1", json=tschau_round([6, 0]),
                      headers=bearer(corrected["token"]))
-    undone = await club.play(["Bea", "Dan"], [0, 2])
+    undone = await club.play(["Bea", "Dan"], [0, 3])
     await client.delete(f"{MATCHES}/{undone['id']}/rounds/1", headers=bearer(undone["token"]))
     await club.play(["Anne", "Cem"], [3, 0])
     merged = await client.post(f"{club.url}/players/5/merge", json={"into": 1},
@@ -56,7 +56,7 @@ async def eventful_club(client: Client) -> Club:
                                     json=tschau_round([0, 3, 6]),
                                     headers=bearer(table_started["table_token"]))
         assert entered.status_code == 201, entered.text
-    await club.play(["Gus", "Ann"], [0, 1])
+    await club.play(["Gus", "Ann"], [0, 4])
     assert (await client.delete(f"{club.url}/players/7", headers=club.auth)).status_code == 204
     return club
 
@@ -113,7 +113,7 @@ async def test_a_backup_imports_into_an_empty_instance_with_identical_statistics
     copy = Club(empty_instance, body["id"], body["token"], body["view_token"])
     assert await everything_counted(copy) == await everything_counted(club)
     # The copy lives on: a new match there is rated after everything imported.
-    await copy.play(["Ann", "Bea"], [0, 2])
+    await copy.play(["Ann", "Bea"], [0, 3])
     assert (await copy.get())["finished_matches"] == (await club.get())["finished_matches"] + 1
 
 

@@ -38,9 +38,10 @@ spellings = st.builds(lambda name, upper, pad: (" " * pad) + (name.upper() if up
 
 @st.composite
 def penalties(draw: st.DrawFn, players: int) -> list[int]:
-    """One Tschau Sepp game: somebody went out (0), the others hold cards, ties allowed."""
+    """One Tschau Sepp game: somebody went out (0), the others hold cards, ties allowed (from 6
+    up every number of points is a hand's worth under the face table)."""
     winner = draw(st.integers(0, players - 1))
-    return [0 if seat == winner else draw(st.integers(1, 12)) for seat in range(players)]
+    return [0 if seat == winner else draw(st.integers(6, 17)) for seat in range(players)]
 
 
 class ClubHistory(RuleBasedStateMachine):

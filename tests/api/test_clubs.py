@@ -87,7 +87,7 @@ async def test_only_finished_club_matches_count(client: Client) -> None:
     await club.start(["Ann", "Bea", "Cem"])  # never finished
     plain = (await client.post(MATCHES, json={"game": "tschau-sepp", "players": ["Ann", "Bea"],
                                               "options": {"games": 1}})).json()
-    await client.post(f"{MATCHES}/{plain['id']}/rounds", json=tschau_round([0, 5]),
+    await client.post(f"{MATCHES}/{plain['id']}/rounds", json=tschau_round([0, 6]),
                       headers=bearer(plain["token"]))
     members = await club.members()
     assert {name: m["games"]["tschau-sepp"]["played"] for name, m in members.items()} == {
@@ -100,7 +100,7 @@ async def test_tschau_sepp_statistics_count_wins_shared_wins_penalties_and_strea
     club = await new_club(client)
     await club.play(["Ann", "Bea", "Cem"], [0, 4, 10])
     await club.play(["Ann", "Bea", "Cem"], [0, 6, 6])
-    await club.play(["Bea", "Ann"], [0, 2])
+    await club.play(["Bea", "Ann"], [0, 3])
     match = await club.start(["Ann", "Bea"], options={"games": 2})
     for penalties in ([0, 3], [3, 0]):  # one game each: a shared win on penalty and wins
         assert (await club.record(match, tschau_round(penalties))).status_code == 201
@@ -109,7 +109,7 @@ async def test_tschau_sepp_statistics_count_wins_shared_wins_penalties_and_strea
     assert ann["win_rate"] == 0.75
     assert (ann["streak"], ann["longest_streak"]) == (1, 2)
     measures = {m["id"]: m for m in ann["measures"]}
-    assert measures["penalty_per_game"]["average"] == pytest.approx(5 / 5)
+    assert measures["penalty_per_game"]["average"] == pytest.approx(6 / 5)
     assert measures["penalty_per_game"]["best"] == 0
     assert measures["penalty_per_game"]["better"] == "lower"
     assert measures["games_won_per_match"]["average"] == pytest.approx(3 / 4)
@@ -221,7 +221,7 @@ async def test_a_correction_rerates_from_that_match_on_and_an_undo_takes_it_out(
 async def test_a_player_who_only_played_unfinished_matches_has_no_game_statistics(
         client: Client) -> None:
     club = await new_club(client)
-    match = await club.play(["Ann", "Bea"], [0, 5])
+    match = await club.play(["Ann", "Bea"], [0, 6])
     await client.delete(f"{MATCHES}/{match['id']}/rounds/1", headers=bearer(match["token"]))
     assert {m["name"]: m["games"] for m in await club.get("/players")} == {"Ann": {}, "Bea": {}}
     assert await club.get("/ratings", game="tschau-sepp") == []
@@ -287,9 +287,9 @@ async def test_history_is_newest_first_filtered_and_paged(client: Client) -> Non
 async def test_head_to_head_counts_who_finished_ahead_per_game(client: Client) -> None:
     club = await new_club(client)
     await club.play(["Ann", "Bea", "Cem"], [0, 3, 6])
-    await club.play(["Ann", "Bea"], [5, 0])
+    await club.play(["Ann", "Bea"], [6, 0])
     await club.play(["Bea", "Cem", "Ann"], [0, 6, 6])
-    await club.play(["Cem", "Dan"], [0, 5])
+    await club.play(["Cem", "Dan"], [0, 6])
     h2h = await club.get("/head-to-head", player=1, opponent=3)
     assert h2h["player"] == {"id": 1, "name": "Ann"}
     assert h2h["games"] == [{"game": "tschau-sepp", "played": 2, "player_ahead": 1,
@@ -425,7 +425,7 @@ async def test_a_club_tournament_seats_members_and_its_finished_tables_count(
                                  headers=organiser)).json()
     (table,) = started["tables"]
     entered = await client.post(f"{MATCHES}/{table['match_id']}/rounds",
-                                json=tschau_round([0, 2, 4, 6]),
+                                json=tschau_round([0, 3, 4, 6]),
                                 headers=bearer(table["table_token"]))
     assert entered.status_code == 201, entered.text
     members = await club.members()

@@ -17,8 +17,8 @@ from scoring.reading import JSON
 
 PLAYERS: list[JSON] = ["Ann", "Bea", "Cem"]
 OPTIONS: dict[str, JSON] = GAME.options_json(set_up(GAME, PLAYERS, {}).options)
-ROUNDS: list[JSON] = [{"winner": 0, "penalty": [0, 3, 4]}, {"winner": 1, "penalty": [5, 0, 2]},
-                      {"winner": 2, "penalty": [7, 1, 0]}]
+ROUNDS: list[JSON] = [{"winner": 0, "penalty": [0, 3, 4]}, {"winner": 1, "penalty": [6, 0, 3]},
+                      {"winner": 2, "penalty": [7, 4, 0]}]
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def test_a_round_after_the_kept_ones_is_folded_on_its_own(from_scratch: list[int
 def test_entries_other_than_the_kept_ones_are_folded_afresh(from_scratch: list[int]) -> None:
     folds = RecentFolds()
     folds.fold("m", GAME, PLAYERS, OPTIONS, ROUNDS[:2])  # say its write was rolled back
-    corrected: list[JSON] = [ROUNDS[0], {"winner": 2, "penalty": [1, 1, 0]}, ROUNDS[2]]
+    corrected: list[JSON] = [ROUNDS[0], {"winner": 2, "penalty": [4, 4, 0]}, ROUNDS[2]]
     assert folds.fold("m", GAME, PLAYERS, OPTIONS, corrected) == expected(corrected)
     assert folds.fold("m", GAME, PLAYERS, OPTIONS, ROUNDS[:1]) == expected(ROUNDS[:1])
     assert from_scratch == [2, 3, 1]

@@ -115,7 +115,7 @@ def test_the_generated_client_plays_a_match_and_a_tournament_round(
             for _ in range(5):
                 written = matches.record_round.sync(
                     match_id=seated.match_id, client=as_holder_of(seated.table_token),
-                    body=models.TschauSeppEntry(winner=0, penalty=[0, 3, 5]))
+                    body=models.TschauSeppEntry(winner=0, penalty=[0, 3, 6]))
                 assert isinstance(written, models.RoundWritten), written
             confirmed = tournaments.confirm_table.sync(
                 tournament_id=tournament.id, number=1, table=seated.table, client=organiser)

@@ -88,12 +88,12 @@ async def test_reading_a_match_gives_its_version_as_etag(client: Client, new_tab
 
 async def test_recording_a_round_returns_it_with_the_new_standings(new_table: Any) -> None:
     table = await new_table()
-    response = await table.record(game(0, 0, 5, 7))
+    response = await table.record(game(0, 0, 6, 7))
     assert response.status_code == 201, response.text
     written = response.json()
     assert written["number"] == 1
-    assert written["result"]["penalty"] == [0, 5, 7]
-    assert written["totals"]["penalty"] == [0, 5, 7]
+    assert written["result"]["penalty"] == [0, 6, 7]
+    assert written["totals"]["penalty"] == [0, 6, 7]
     assert written["version"] == 2
     assert written["status"] == "in_progress"
     match = await table.read()
@@ -104,9 +104,9 @@ async def test_recording_a_round_returns_it_with_the_new_standings(new_table: An
 
 async def test_the_entry_may_come_wrapped_in_an_entry_key(new_table: Any) -> None:
     table = await new_table()
-    response = await table.record({"entry": game(1, 4, 0, 2)})
+    response = await table.record({"entry": game(1, 4, 0, 3)})
     assert response.status_code == 201, response.text
-    assert response.json()["entry"] == game(1, 4, 0, 2)
+    assert response.json()["entry"] == game(1, 4, 0, 3)
 
 
 async def test_an_invalid_entry_is_422_naming_every_field_and_stores_nothing(
@@ -122,14 +122,14 @@ async def test_an_invalid_entry_is_422_naming_every_field_and_stores_nothing(
 async def test_writes_need_the_write_token(client: Client, new_table: Any) -> None:
     table = await new_table()
     url = f"{table.url}/rounds"
-    problem(await client.post(url, json=game(0, 0, 1, 2)), 401)
-    response = await client.post(url, json=game(0, 0, 1, 2), headers={"Authorization": "Basic x"})
+    problem(await client.post(url, json=game(0, 0, 3, 4)), 401)
+    response = await client.post(url, json=game(0, 0, 3, 4), headers={"Authorization": "Basic x"})
     assert problem(response, 401)
     assert response.headers["www-authenticate"] == "Bearer"
-    problem(await client.post(url, json=game(0, 0, 1, 2), headers=table.auth("wrong")), 403)
-    problem(await client.post(url, json=game(0, 0, 1, 2), headers=table.auth(table.view_token)),
+    problem(await client.post(url, json=game(0, 0, 3, 4), headers=table.auth("wrong")), 403)
+    problem(await client.post(url, json=game(0, 0, 3, 4), headers=table.auth(table.view_token)),
             403)
-    problem(await client.post("/api/v1/matches/nosuchmatch/rounds", json=game(0, 0, 1, 2),
+    problem(await client.post("/api/v1/matches/nosuchmatch/rounds", json=game(0, 0, 3, 4),
                               headers=table.auth()), 404)
 
 
@@ -157,8 +157,8 @@ async def test_a_repeated_idempotency_key_returns_the_first_response_once(
     new_table: Any,
 ) -> None:
     table = await new_table()
-    first = await table.record(game(0, 0, 5, 7), **{"Idempotency-Key": "k-1"})
-    again = await table.record(game(0, 0, 5, 7), **{"Idempotency-Key": "k-1"})
+    first = await table.record(game(0, 0, 6, 7), **{"Idempotency-Key": "k-1"})
+    again = await table.record(game(0, 0, 6, 7), **{"Idempotency-Key": "k-1"})
     assert first.status_code == again.status_code == 201
     assert again.json() == first.json()
     match = await table.read()
@@ -168,15 +168,15 @@ async def test_a_repeated_idempotency_key_returns_the_first_response_once(
 
 async def test_an_idempotency_key_reused_with_another_body_is_422(new_table: Any) -> None:
     table = await new_table()
-    assert (await table.record(game(0, 0, 5, 7), **{"Idempotency-Key": "k"})).status_code == 201
-    problem(await table.record(game(0, 0, 5, 8), **{"Idempotency-Key": "k"}), 422)
+    assert (await table.record(game(0, 0, 6, 7), **{"Idempotency-Key": "k"})).status_code == 201
+    problem(await table.record(game(0, 0, 6, 8), **{"Idempotency-Key": "k"}), 422)
     assert len((await table.read())["rounds"]) == 1
 
 
 async def test_concurrent_duplicates_with_one_key_store_one_round(new_table: Any) -> None:
     table = await new_table()
     answers = await asyncio.gather(*(
-        table.record(game(0, 0, 5, 7), **{"Idempotency-Key": "same"}) for _ in range(6)))
+        table.record(game(0, 0, 6, 7), **{"Idempotency-Key": "same"}) for _ in range(6)))
     assert {a.status_code for a in answers} == {201}
     assert len({a.json()["version"] for a in answers}) == 1
     assert len((await table.read())["rounds"]) == 1
@@ -184,7 +184,7 @@ async def test_concurrent_duplicates_with_one_key_store_one_round(new_table: Any
 
 async def test_concurrent_rounds_get_consecutive_numbers(new_table: Any) -> None:
     table = await new_table({"games": 20})
-    answers = await asyncio.gather(*(table.record(game(0, 0, 1, n)) for n in range(8)))
+    answers = await asyncio.gather(*(table.record(game(0, 0, 3, 6 + n)) for n in range(8)))
     assert sorted(a.json()["number"] for a in answers) == list(range(1, 9))
     match = await table.read()
     assert [r["number"] for r in match["rounds"]] == list(range(1, 9))
@@ -193,11 +193,11 @@ async def test_concurrent_rounds_get_consecutive_numbers(new_table: Any) -> None
 
 async def test_a_round_after_the_match_is_decided_is_409(new_table: Any) -> None:
     table = await new_table({"games": 2})
-    assert (await table.record(game(0, 0, 5, 7))).status_code == 201
+    assert (await table.record(game(0, 0, 6, 7))).status_code == 201
     last = await table.record(game(1, 3, 0, 7))
     assert last.json()["status"] == "finished"
     assert last.json()["winners"] == [0]
-    problem(await table.record(game(0, 0, 1, 1)), 409)
+    problem(await table.record(game(0, 0, 3, 3)), 409)
     match = await table.read()
     assert match["status"] == "finished"
     assert match["reason"]["code"]
@@ -205,41 +205,41 @@ async def test_a_round_after_the_match_is_decided_is_409(new_table: Any) -> None
 
 async def test_a_correction_refolds_every_later_round(client: Client, new_table: Any) -> None:
     table = await new_table()
-    await table.record(game(0, 0, 5, 7))
+    await table.record(game(0, 0, 6, 7))
     await table.record(game(1, 3, 0, 7))
-    response = await client.put(f"{table.url}/rounds/1", json=game(2, 10, 5, 0),
+    response = await client.put(f"{table.url}/rounds/1", json=game(2, 10, 6, 0),
                                 headers={**table.auth(), "If-Match": '"3"'})
     assert response.status_code == 200, response.text
-    assert response.json()["totals"]["penalty"] == [10, 5, 0]
+    assert response.json()["totals"]["penalty"] == [10, 6, 0]
     assert response.json()["version"] == 4
     match = await table.read()
-    assert match["rounds"][1]["totals"]["penalty"] == [13, 5, 7]
+    assert match["rounds"][1]["totals"]["penalty"] == [13, 6, 7]
     assert match["standings"][0]["name"] == "Bea"
 
 
 async def test_a_stale_if_match_is_412_and_changes_nothing(client: Client, new_table: Any) -> None:
     table = await new_table()
-    await table.record(game(0, 0, 5, 7))
+    await table.record(game(0, 0, 6, 7))
     for stale in ('"1"', "1", 'W/"1"'):
-        problem(await client.put(f"{table.url}/rounds/1", json=game(1, 1, 0, 1),
+        problem(await client.put(f"{table.url}/rounds/1", json=game(1, 3, 0, 4),
                                  headers={**table.auth(), "If-Match": stale}), 412)
         problem(await client.delete(f"{table.url}/rounds/1",
                                     headers={**table.auth(), "If-Match": stale}), 412)
-    problem(await client.put(f"{table.url}/rounds/1", json=game(1, 1, 0, 1),
+    problem(await client.put(f"{table.url}/rounds/1", json=game(1, 3, 0, 4),
                              headers={**table.auth(), "If-Match": "seven"}), 412)
-    response = await client.put(f"{table.url}/rounds/1", json=game(1, 1, 0, 1),
+    response = await client.put(f"{table.url}/rounds/1", json=game(1, 3, 0, 4),
                                 headers={**table.auth(), "If-Match": "2"})
     assert response.status_code == 200
-    assert (await table.read())["rounds"][0]["entry"] == game(1, 1, 0, 1)
+    assert (await table.read())["rounds"][0]["entry"] == game(1, 3, 0, 4)
 
 
 async def test_correcting_a_round_that_does_not_exist_is_404(
     client: Client, new_table: Any,
 ) -> None:
     table = await new_table()
-    problem(await client.put(f"{table.url}/rounds/1", json=game(0, 0, 1, 1),
+    problem(await client.put(f"{table.url}/rounds/1", json=game(0, 0, 3, 3),
                              headers=table.auth()), 404)
-    problem(await client.put(f"{table.url}/rounds/0", json=game(0, 0, 1, 1),
+    problem(await client.put(f"{table.url}/rounds/0", json=game(0, 0, 3, 3),
                              headers=table.auth()), 400)
 
 
@@ -247,27 +247,27 @@ async def test_an_invalid_correction_is_422_and_keeps_the_round(
     client: Client, new_table: Any,
 ) -> None:
     table = await new_table()
-    await table.record(game(0, 0, 5, 7))
+    await table.record(game(0, 0, 6, 7))
     problem(await client.put(f"{table.url}/rounds/1", json={"winner": "x"},
                              headers=table.auth()), 422)
-    assert (await table.read())["rounds"][0]["entry"] == game(0, 0, 5, 7)
+    assert (await table.read())["rounds"][0]["entry"] == game(0, 0, 6, 7)
 
 
 async def test_a_correction_that_would_end_the_match_early_is_409(
     client: Client, new_table: Any,
 ) -> None:
     table = await new_table({"limit": 50})
-    await table.record(game(0, 0, 5, 7))
+    await table.record(game(0, 0, 6, 7))
     await table.record(game(0, 0, 3, 3))
     body = problem(await client.put(f"{table.url}/rounds/1", json=game(0, 0, 60, 7),
                                     headers=table.auth()), 409)
     assert "round 1" in body["detail"]
-    assert (await table.read())["rounds"][0]["entry"] == game(0, 0, 5, 7)
+    assert (await table.read())["rounds"][0]["entry"] == game(0, 0, 6, 7)
 
 
 async def test_only_the_last_round_can_be_undone(client: Client, new_table: Any) -> None:
     table = await new_table({"games": 2})
-    await table.record(game(0, 0, 5, 7))
+    await table.record(game(0, 0, 6, 7))
     await table.record(game(1, 3, 0, 7))
     problem(await client.delete(f"{table.url}/rounds/1", headers=table.auth()), 409)
     problem(await client.delete(f"{table.url}/rounds/3", headers=table.auth()), 404)
@@ -280,22 +280,22 @@ async def test_only_the_last_round_can_be_undone(client: Client, new_table: Any)
     assert match["winners"] == []
     assert [r["number"] for r in match["rounds"]] == [1]
     assert match["version"] == 4
-    assert (await table.record(game(2, 1, 1, 0))).json()["number"] == 2
+    assert (await table.record(game(2, 3, 4, 0))).json()["number"] == 2
 
 
 async def test_the_history_keeps_every_old_entry(client: Client, new_table: Any) -> None:
     table = await new_table()
-    await table.record(game(0, 0, 5, 7))
-    await client.put(f"{table.url}/rounds/1", json=game(1, 2, 0, 7), headers=table.auth())
+    await table.record(game(0, 0, 6, 7))
+    await client.put(f"{table.url}/rounds/1", json=game(1, 4, 0, 7), headers=table.auth())
     await client.delete(f"{table.url}/rounds/1", headers=table.auth())
     response = await client.get(f"{table.url}/history")
     assert response.status_code == 200
     history = response.json()
     assert [h["action"] for h in history] == [
         "create", "round_added", "round_corrected", "round_undone"]
-    assert history[2]["old_entry"] == game(0, 0, 5, 7)
-    assert history[2]["new_entry"] == game(1, 2, 0, 7)
-    assert history[3]["old_entry"] == game(1, 2, 0, 7)
+    assert history[2]["old_entry"] == game(0, 0, 6, 7)
+    assert history[2]["new_entry"] == game(1, 4, 0, 7)
+    assert history[3]["old_entry"] == game(1, 4, 0, 7)
     assert {h["token_kind"] for h in history} == {"match"}
     assert all(h["at"].endswith(("Z", "+00:00")) for h in history)
 
@@ -304,7 +304,7 @@ async def test_the_guide_reports_running_numbers_for_a_partial_entry(
     client: Client, new_table: Any,
 ) -> None:
     table = await new_table()
-    await table.record(game(0, 0, 5, 7))
+    await table.record(game(0, 0, 6, 7))
     response = await client.post(f"{table.url}/guide", json={"winner": 1})
     assert response.status_code == 200, response.text
     assert response.json()["guide"]["totals"]["games"] == 2
@@ -317,7 +317,7 @@ async def test_the_csv_export_has_a_bom_crlf_and_per_seat_columns(
     client: Client, new_table: Any,
 ) -> None:
     table = await new_table(players=["Jörg", "Bea", "Cem"])
-    await table.record(game(0, 0, 5, 7))
+    await table.record(game(0, 0, 6, 7))
     await table.record(game(1, 3, 0, 7))
     response = await client.get(f"{table.url}/export?format=csv")
     assert response.status_code == 200
@@ -339,7 +339,7 @@ async def test_the_csv_export_with_semicolons_starts_with_its_headings(
     client: Client, new_table: Any,
 ) -> None:
     table = await new_table()
-    await table.record(game(0, 0, 5, 7))
+    await table.record(game(0, 0, 6, 7))
     response = await client.get(f"{table.url}/export?format=csv&sep=;")
     text = response.content.decode("utf-8")
     # No sep=; line: LibreOffice shows it as a row, and Excel then ignores the BOM.
@@ -351,12 +351,12 @@ async def test_the_json_export_holds_every_round_with_totals(
     client: Client, new_table: Any,
 ) -> None:
     table = await new_table()
-    await table.record(game(0, 0, 5, 7))
+    await table.record(game(0, 0, 6, 7))
     response = await client.get(f"{table.url}/export?format=json")
     assert response.status_code == 200
     assert "attachment" in response.headers["content-disposition"]
     sheet = response.json()
-    assert sheet["match"]["rounds"][0]["totals"]["penalty"] == [0, 5, 7]
+    assert sheet["match"]["rounds"][0]["totals"]["penalty"] == [0, 6, 7]
     assert "token" not in sheet["match"]
 
 
@@ -383,7 +383,7 @@ async def test_two_server_processes_on_one_database_never_share_a_round_number(
     async with AsyncTestClient(app=create_app(settings)) as other:
         url = f"{table.url}/rounds"
         answers = await asyncio.gather(*(
-            (table.client if n % 2 else other).post(url, json=game(0, 0, 1, n),
+            (table.client if n % 2 else other).post(url, json=game(0, 0, 3, 6 + n),
                                                     headers=table.auth())
             for n in range(10)))
     assert sorted(a.json()["number"] for a in answers) == list(range(1, 11))

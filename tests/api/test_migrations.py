@@ -148,12 +148,12 @@ def test_whole_numbers_stored_as_floats_become_integers_and_the_match_goes_on(
     database_url: str,
 ) -> None:
     settings = Settings(database_url=database_url)
-    second_round = {"winner": 0, "penalty": [0, 2, 4]}
+    second_round = {"winner": 0, "penalty": [0, 3, 4]}
     with TestClient(app=create_app(settings)) as client:
-        whole = new_match(client, {"winner": 1, "penalty": [3, 0, 5]})
-        fraction = new_match(client, {"winner": 1, "penalty": [3, 0, 5]})
-        options = new_match(client, {"winner": 1, "penalty": [3, 0, 5]})
-        long = new_match(client, {"winner": 1, "penalty": [3, 0, 5]})
+        whole = new_match(client, {"winner": 1, "penalty": [3, 0, 6]})
+        fraction = new_match(client, {"winner": 1, "penalty": [3, 0, 6]})
+        options = new_match(client, {"winner": 1, "penalty": [3, 0, 6]})
+        long = new_match(client, {"winner": 1, "penalty": [3, 0, 6]})
         tournament = ok(client.post("/api/v1/tournaments", json={
             "name": "Club night", "game": "tschau-sepp", "options": {"games": 1}, "rounds": 1,
             "table_size": 3}), 201)
@@ -164,8 +164,8 @@ def test_whole_numbers_stored_as_floats_become_integers_and_the_match_goes_on(
     cli.downgrade(database_url, BEFORE_WHOLE_NUMBERS)
     asyncio.run(_store_as_a_lenient_server_did(
         database_url,
-        entries={whole["id"]: {"winner": 1.0, "penalty": [3.0, -0.0, 5.0]},
-                 fraction["id"]: {"winner": 1, "penalty": [3, 0.5, 5]}},
+        entries={whole["id"]: {"winner": 1.0, "penalty": [3.0, -0.0, 6.0]},
+                 fraction["id"]: {"winner": 1, "penalty": [3, 0.5, 6]}},
         match_options={options["id"]: {**options["options"], "games": 3.0}},
         tournament_options={tournament["id"]: {"games": 1.0}},
         # More rounds than the migration reads at a time: every page is mended.
@@ -186,9 +186,9 @@ def test_whole_numbers_stored_as_floats_become_integers_and_the_match_goes_on(
     with TestClient(app=create_app(settings)) as client:
         after = ok(client.get(f"/api/v1/matches/{whole['id']}"), 200)
         assert after == before
-        assert json.dumps(after["rounds"][0]["entry"]) == '{"winner": 1, "penalty": [3, 0, 5]}'
+        assert json.dumps(after["rounds"][0]["entry"]) == '{"winner": 1, "penalty": [3, 0, 6]}'
         written = ok(record(client, whole, second_round), 201)
-        assert written["totals"] == {"penalty": [3, 2, 9], "wins": [1, 1, 0], "games": 2}
+        assert written["totals"] == {"penalty": [3, 3, 10], "wins": [1, 1, 0], "games": 2}
 
         still = ok(record(client, fraction, second_round), 409)
         assert [problem["path"] for problem in still["errors"]] == ["rounds[1].penalty[1]"]
@@ -198,7 +198,7 @@ def test_whole_numbers_stored_as_floats_become_integers_and_the_match_goes_on(
                                       "zuerst.")
         assert [problem["path"] for problem in unguided["errors"]] == ["rounds[1].penalty[1]"]
         kept = ok(client.get(f"/api/v1/matches/{fraction['id']}"), 200)
-        assert kept["rounds"][0]["entry"]["penalty"] == [3, 0.5, 5]
+        assert kept["rounds"][0]["entry"]["penalty"] == [3, 0.5, 6]
 
         read_again = ok(client.get(f"/api/v1/matches/{options['id']}"), 200)
         assert json.dumps(read_again["options"]["games"]) == "3"

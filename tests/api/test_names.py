@@ -91,7 +91,7 @@ async def test_a_device_id_is_printable_ascii(client: Client) -> None:
     tournament = await new_tournament(client, table_size=3)
     await register(client, tournament, ["Ann", "Bea", "Cem"])
     table = (await start(client, tournament))["tables"][0]
-    entry = {"winner": 0, "penalty": [0, 3, 5]}
+    entry = {"winner": 0, "penalty": [0, 3, 6]}
     for device in ("phone one", "phone\tone", "x" * 101):
         body = problem(await enter(client, table, entry, device=device), 400)
         assert body["errors"][0]["path"] == "X-Device-Id"
@@ -102,7 +102,7 @@ async def backup_of_a_played_round(client: Client) -> dict[str, Any]:
     tournament = await new_tournament(client, table_size=3, rounds=1)
     await register(client, tournament, ["Ann", "Bea", "Cem"], ["Ost", None, None])
     table = (await start(client, tournament))["tables"][0]
-    assert (await enter(client, table, {"winner": 0, "penalty": [0, 3, 5]})).status_code == 201
+    assert (await enter(client, table, {"winner": 0, "penalty": [0, 3, 6]})).status_code == 201
     saved: dict[str, Any] = ok(await client.get(f"{BASE}/{tournament['id']}/backup",
                                                 headers=bearer(tournament["token"])))
     return saved

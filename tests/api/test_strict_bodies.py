@@ -58,9 +58,9 @@ async def test_a_whole_number_written_with_a_fraction_is_read_and_stored_as_an_i
 
 
 @pytest.mark.parametrize("entry", [
-    {"winner": 1.0, "penalty": [4.0, 0, 5e0]},
-    {"winner": 1, "penalty": [4, -0.0, 5]},
-    {"entry": {"winner": 1.0, "penalty": [4, 0.0, 5]}},
+    {"winner": 1.0, "penalty": [4.0, 0, 6e0]},
+    {"winner": 1, "penalty": [4, -0.0, 6]},
+    {"entry": {"winner": 1.0, "penalty": [4, 0.0, 6]}},
 ])
 async def test_seats_and_points_written_with_a_fraction_are_stored_as_integers(
     client: Client, new_table: Any, entry: dict[str, Any],
@@ -72,14 +72,14 @@ async def test_seats_and_points_written_with_a_fraction_are_stored_as_integers(
               (await client.get(f"{table.url}/history")).json()[-1]["new_entry"]]
     for entry_as_stored in stored:  # json reads 1.0 as a float: the types tell
         numbers = [entry_as_stored["winner"], *entry_as_stored["penalty"]]
-        assert (numbers, [type(n) for n in numbers]) == ([1, 4, 0, 5], [int] * 4)
+        assert (numbers, [type(n) for n in numbers]) == ([1, 4, 0, 6], [int] * 4)
 
 
 @pytest.mark.parametrize(("entry", "path"), [
-    ({"winner": True, "penalty": [4, 0, 5]}, "winner"),
-    ({"winner": 0, "penalty": [0, False, 5]}, "penalty[1]"),
-    ({"winner": 0.5, "penalty": [0, 4, 5]}, "winner"),
-    ({"winner": "1", "penalty": [4, 0, 5]}, "winner"),
+    ({"winner": True, "penalty": [4, 0, 6]}, "winner"),
+    ({"winner": 0, "penalty": [0, False, 6]}, "penalty[1]"),
+    ({"winner": 0.5, "penalty": [0, 4, 6]}, "winner"),
+    ({"winner": "1", "penalty": [4, 0, 6]}, "winner"),
 ])
 async def test_a_boolean_string_or_fraction_for_a_whole_number_is_422_and_stores_nothing(
     new_table: Any, entry: dict[str, Any], path: str,
@@ -106,7 +106,7 @@ async def test_a_body_not_sent_as_json_is_415_and_changes_nothing(
     table = await new_table()
     headers = {} if content_type is None else {"Content-Type": content_type}
     writes = [
-        (f"{table.url}/rounds", b'{"winner": 0, "penalty": [0, 4, 5]}', table.auth()),
+        (f"{table.url}/rounds", b'{"winner": 0, "penalty": [0, 4, 6]}', table.auth()),
         (T, b'{"name": "x", "game": "tschau-sepp", "rounds": 1, "table_size": 3}', {}),
         (M, b'{"game": "tschau-sepp", "players": ["Ann", "Bea"]}', {}),
     ]
@@ -125,7 +125,7 @@ async def test_a_json_media_type_with_parameters_or_a_suffix_is_json(
     for content_type in ("application/json; charset=utf-8", "application/vnd.api+json"):
         answer = await client.post(f"{table.url}/rounds", headers={
             **table.auth(), "Content-Type": content_type},
-            content=b'{"winner": 0, "penalty": [0, 4, 5]}')
+            content=b'{"winner": 0, "penalty": [0, 4, 6]}')
         assert answer.status_code in (201, 409), answer.text
 
 

@@ -65,7 +65,7 @@ async def start(client: Client, tournament: dict[str, Any]) -> dict[str, Any]:
 def result(size: int, winner: int, shift: int = 0) -> dict[str, Any]:
     """A Tschau Sepp game: ``winner`` goes out, the others keep distinct penalty points."""
     return {"winner": winner,
-            "penalty": [0 if seat == winner else 3 + 2 * ((seat + shift) % size)
+            "penalty": [0 if seat == winner else 3 + 3 * ((seat + shift) % size)
                         for seat in range(size)]}
 
 

@@ -27,8 +27,8 @@ from scoring.messages import Message
 from tests.conftest import ServerFactory
 
 Client = AsyncTestClient[Litestar]
-ROUNDS = [{"winner": 0, "penalty": [0, 3, 4]}, {"winner": 1, "penalty": [5, 0, 2]},
-          {"winner": 2, "penalty": [7, 1, 0]}]
+ROUNDS = [{"winner": 0, "penalty": [0, 3, 4]}, {"winner": 1, "penalty": [6, 0, 3]},
+          {"winner": 2, "penalty": [7, 4, 0]}]
 
 
 ON_SQLITE = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

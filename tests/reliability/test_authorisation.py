@@ -32,7 +32,9 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def tschau(winner: int, points: int, seats: int) -> dict[str, Any]:
-    return {"winner": winner, "penalty": [0 if s == winner else points + s for s in range(seats)]}
+    # From 6 up every number of points is a hand's worth under the face table.
+    return {"winner": winner,
+            "penalty": [0 if s == winner else 6 + points + s for s in range(seats)]}
 
 
 @dataclass

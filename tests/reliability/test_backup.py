@@ -32,7 +32,7 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def tschau(winner: int, seats: int = 3) -> dict[str, Any]:
-    return {"winner": winner, "penalty": [0 if s == winner else 4 + s for s in range(seats)]}
+    return {"winner": winner, "penalty": [0 if s == winner else 6 + s for s in range(seats)]}
 
 
 @pytest.fixture

@@ -20,8 +20,9 @@ PHONES = 12
 
 
 def penalties(winner: int, points: int) -> dict[str, Any]:
-    """A Tschau Sepp game at three seats; ``points`` tells rounds apart."""
-    return {"winner": winner, "penalty": [0 if seat == winner else points + seat
+    """A Tschau Sepp game at three seats; ``points`` tells rounds apart (from 6 up every number
+    of points is a hand's worth under the face table)."""
+    return {"winner": winner, "penalty": [0 if seat == winner else 6 + points + seat
                                           for seat in range(3)]}
 
 

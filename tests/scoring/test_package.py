@@ -108,7 +108,7 @@ def test_the_next_dealer_moves_one_seat_on_each_round() -> None:
     game = all_games()["tschau-sepp"]
     setup = set_up(game, ["Ann", "Ben", "Cleo"], {})
     assert fold_match(game, setup, []).next_dealer == 2
-    entry = {"winner": 0, "penalty": [0, 5, 7]}
+    entry = {"winner": 0, "penalty": [0, 6, 7]}
     assert fold_match(game, setup, [entry]).next_dealer == 0
     assert fold_match(game, setup, [entry, entry]).next_dealer == 1
 
@@ -117,7 +117,7 @@ def test_no_round_can_follow_the_round_that_decided_the_match() -> None:
     game = all_games()["tschau-sepp"]
     setup = set_up(game, ["Ann", "Ben"], {"games": 1})
     with pytest.raises(MatchFinished) as refused:
-        fold_match(game, setup, [{"winner": 0, "penalty": [0, 5]}] * 2)
+        fold_match(game, setup, [{"winner": 0, "penalty": [0, 6]}] * 2)
     assert refused.value.rounds_played == 1
 
 

@@ -288,7 +288,7 @@ def test_numbers_of_cards_left_score_one_point_each_with_the_count_table() -> No
 
 
 def test_penalty_points_can_be_entered_directly_under_any_table() -> None:
-    assert penalty_of({"winner": 1, "penalty": [23, 0, 0]}) == (23, 0, 0)
+    assert penalty_of({"winner": 1, "penalty": [23, 0, 3]}) == (23, 0, 3)
     assert penalty_of({"winner": 1, "penalty": [23, 0, 4]}, match({"table": "jass"})) == (
         23, 0, 4)
 
@@ -317,6 +317,24 @@ def test_with_wins_scoring_cards_given_are_checked_and_kept_for_the_record() -> 
     assert penalty_of(one_each(0, [], ["rosen-ass"], ["rosen-6"]), setup) == (0, 11, 6)
     assert entry_errors(one_each(0, [], ["rosen-ass"], ["rosen-ass"]), setup) == [
         ("hands[2][0]", "duplicate_card")]
+
+
+def test_with_wins_scoring_numbers_of_cards_left_are_kept_with_any_table() -> None:
+    # The contract keeps counts for the record; only the count table gives them points.
+    raw: dict[str, JSON] = {"winner": 1, "cards_left": [2, 0, 3]}
+    for table in ("face", "jass"):
+        setup = match({"scoring": "wins", "table": table})
+        assert GAME.read_entry(raw, setup, []) == Entry(1, cards_left=(2, 0, 3))
+        assert penalty_of(raw, setup) == (0, 0, 0)
+    assert penalty_of(raw, match({"scoring": "wins", "table": "count"})) == (2, 0, 3)
+
+
+def test_with_wins_scoring_numbers_of_cards_left_are_checked_as_ever() -> None:
+    setup = match({"scoring": "wins"})
+    assert entry_errors({"winner": 1, "cards_left": [0, 0, 3]}, setup) == [
+        ("cards_left[0]", "empty_hand")]
+    assert entry_errors({"winner": 1, "cards_left": [35, 0, 1]}, setup) == [
+        ("cards_left[0]", "too_many_cards")]
 
 
 # --- Entry validation, one rule each -----------------------------------------------------------
@@ -441,6 +459,82 @@ def test_penalty_points_together_stay_within_what_the_deck_can_leave() -> None:
     assert penalty_of({"winner": 0, "penalty": [0, 200, 109]}) == (0, 200, 109)
 
 
+# --- What a hand left over can be worth --------------------------------------------------------
+
+@pytest.mark.parametrize("points", [0, 1, 2])
+def test_with_the_face_table_a_player_who_did_not_go_out_has_at_least_3_points(
+        points: int) -> None:
+    # Every card is worth at least 3 (the ober), and a player who did not go out holds one.
+    assert entry_errors({"winner": 0, "penalty": [0, points, 20]}) == [
+        ("penalty[1]", "too_few_points")]
+    assert penalty_of({"winner": 0, "penalty": [0, 3, 20]}) == (0, 3, 20)
+
+
+def test_the_message_says_who_holds_too_few_points_and_the_least_a_hand_is_worth() -> None:
+    with pytest.raises(InvalidEntry) as refused:
+        GAME.read_entry({"winner": 0, "penalty": [0, 2, 20]}, match(), [])
+    assert refused.value.errors[0].as_json(names=Names(players=THREE))["message"] == (
+        "Ben did not go out, so their cards are worth at least 3 penalty points; this is 2.")
+
+
+def test_with_the_face_table_no_hand_is_worth_5_points() -> None:
+    # Ober 3 and König 4 are the only cards under 6: 3, 4, 6 and 7 are hands, 5 is none.
+    assert entry_errors({"winner": 0, "penalty": [0, 5, 20]}) == [
+        ("penalty[1]", "no_such_hand")]
+    for points in (4, 6, 7):
+        assert penalty_of({"winner": 0, "penalty": [0, points, 20]}) == (0, points, 20)
+
+
+def test_the_message_names_the_points_and_the_table() -> None:
+    with pytest.raises(InvalidEntry) as refused:
+        GAME.read_entry({"winner": 0, "penalty": [0, 5, 20]}, match(), [])
+    assert refused.value.errors[0].as_json(names=Names(players=THREE))["message"] == (
+        "No hand of cards is worth exactly 5 penalty points (Face value).")
+
+
+def test_a_total_must_be_reachable_with_the_cards_of_the_deck_near_the_top_too() -> None:
+    # Two players: the loser holds at most 35 cards, all but one of 312 points. Leaving out one
+    # card of 3 or 4 gives 309 or 308; nothing leaves out 5, so 307 is no hand.
+    two = match(players=["Anna", "Ben"])
+    assert entry_errors({"winner": 0, "penalty": [0, 307]}, two) == [
+        ("penalty[1]", "no_such_hand")]
+    assert penalty_of({"winner": 0, "penalty": [0, 308]}, two) == (0, 308)
+    assert penalty_of({"winner": 0, "penalty": [0, 306]}, two) == (0, 306)
+
+
+def test_with_the_jass_table_a_hand_of_sixes_to_nines_is_worth_nothing_but_1_is_no_hand(
+) -> None:
+    jass = match({"table": "jass"})
+    assert penalty_of({"winner": 0, "penalty": [0, 0, 2]}, jass) == (0, 0, 2)
+    assert entry_errors({"winner": 0, "penalty": [0, 1, 2]}, jass) == [
+        ("penalty[1]", "no_such_hand")]
+
+
+def test_with_the_count_table_a_player_who_did_not_go_out_has_at_least_1_point() -> None:
+    counted = match({"table": "count"})
+    assert entry_errors({"winner": 0, "penalty": [0, 0, 2]}, counted) == [
+        ("penalty[1]", "too_few_points")]
+
+
+def test_with_your_own_values_the_totals_come_from_those_values() -> None:
+    tens = match({"table": "custom", "card_values": dict.fromkeys(
+        ["6", "7", "8", "9", "banner", "under", "ober", "koenig", "ass"], 10)})
+    assert penalty_of({"winner": 0, "penalty": [0, 30, 10]}, tens) == (0, 30, 10)
+    assert entry_errors({"winner": 0, "penalty": [0, 15, 5]}, tens) == [
+        ("penalty[1]", "no_such_hand"), ("penalty[2]", "too_few_points")]
+
+
+def test_without_a_winner_yet_a_0_may_be_the_winners_and_is_not_questioned() -> None:
+    shown = guide({"penalty": [0, 5, 20]}, match())
+    assert [(e["path"], e["code"]) for e in shown["errors"]] == [
+        ("penalty[1]", "no_such_hand")]
+
+
+def test_with_wins_scoring_penalty_points_kept_for_the_record_are_checked_the_same_way() -> None:
+    assert entry_errors({"winner": 0, "penalty": [0, 1, 20]}, match({"scoring": "wins"})) == [
+        ("penalty[1]", "too_few_points")]
+
+
 def test_every_entry_problem_is_reported_at_once() -> None:
     raw: dict[str, JSON] = {"winner": "Anna", "hands": [["rosen-6"], ["herz-ass"], []], "x": 1}
     assert entry_errors(raw) == [
@@ -458,7 +552,7 @@ def test_a_fold_carried_on_numbers_an_invalid_round_as_the_whole_match_does() ->
     setup = match()
     played = fold_match(GAME, setup, [{"winner": 0, "penalty": [0, 3, 4]}] * 2)
     with pytest.raises(InvalidEntry) as refused:
-        fold_more(GAME, played, [{"winner": 1, "penalty": [2, 0, 4]}, {"winner": 0}])
+        fold_more(GAME, played, [{"winner": 1, "penalty": [3, 0, 4]}, {"winner": 0}])
     assert refused.value.round_number == 4
 
 
@@ -466,7 +560,7 @@ def test_a_fold_carried_on_past_the_deciding_game_is_refused_as_the_whole_match_
     setup = match({"games": 2})
     decided = fold_match(GAME, setup, [{"winner": 0, "penalty": [0, 3, 4]}] * 2)
     with pytest.raises(MatchFinished) as refused:
-        fold_more(GAME, decided, [{"winner": 1, "penalty": [2, 0, 4]}])
+        fold_more(GAME, decided, [{"winner": 1, "penalty": [3, 0, 4]}])
     assert refused.value.rounds_played == 2
 
 
@@ -493,9 +587,9 @@ def test_the_match_ends_after_five_games_by_default() -> None:
 def test_the_match_ends_after_the_game_in_which_someone_reaches_the_limit() -> None:
     setup = match({"limit": 50})
     entries: list[JSON] = [{"winner": 0, "penalty": [0, 30, 4]}, {"winner": 0,
-                                                                   "penalty": [0, 19, 4]}]
+                                                                   "penalty": [0, 16, 4]}]
     assert not fold_match(GAME, setup, entries).finished
-    entries.append({"winner": 2, "penalty": [3, 1, 0]})
+    entries.append({"winner": 2, "penalty": [3, 4, 0]})
     verdict = fold_match(GAME, setup, entries).verdict
     assert verdict.finished
     assert verdict.winners == (0,)
@@ -688,6 +782,30 @@ def test_the_guide_knows_cards_left_but_not_their_points_outside_the_count_table
     counted = guide({"winner": 0, "cards_left": [0, 2, 1]}, match({"table": "count"}))
     assert counted["penalty"] == [0, 2, 1]
     assert counted["complete"] is True
+
+
+def test_the_guide_says_which_totals_a_hand_can_be_worth() -> None:
+    assert guide({}, match())["hand_points"] == {"possible": [[3, 4], [6, 306]],
+                                                 "together": 309}
+    two = guide({}, match(players=["Anna", "Ben"]))
+    assert two["hand_points"]["possible"] == [[3, 4], [6, 306], [308, 309]]
+    jass = guide({}, match({"table": "jass"}, players=["A", "B", "C", "D"]))
+    assert jass["hand_points"] == {"possible": [[0, 0], [2, 118], [120, 120]], "together": 120}
+
+
+def test_the_guide_says_how_many_cards_a_hand_can_hold() -> None:
+    # Four players: each of the three losers holds one card at least, the winner's last card
+    # lies on the pile.
+    shown = guide({}, match(players=["A", "B", "C", "D"]))
+    assert shown["hand_cards"] == {"most": 33, "together": 35}
+    assert guide({}, match({"decks": 2}))["hand_cards"] == {"most": 70, "together": 71}
+
+
+def test_the_guide_reports_an_impossible_total_at_its_field_as_it_is_typed() -> None:
+    shown = guide({"winner": 1, "penalty": [2, 0, None]}, match())
+    assert [(e["path"], e["code"]) for e in shown["errors"]] == [
+        ("penalty[0]", "too_few_points")]
+    assert [(e["path"], e["code"]) for e in shown["missing"]] == [("penalty[2]", "missing")]
 
 
 def test_the_guide_asks_for_the_cards_left_before_anything_is_given() -> None:

@@ -8,7 +8,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scoring.errors import InvalidEntry
 from scoring.game import Setup
+from scoring.games._tschau_sepp_cards import hand_totals
 from scoring.games.tschau_sepp import GAME
 from scoring.match import FoldedMatch, fold_match, fold_more, set_up
 from scoring.reading import JSON
@@ -74,7 +76,7 @@ def games(draw: st.DrawFn, setup: Setup[Any]) -> dict[str, JSON]:
         hands.append(shuffled[dealt:dealt + held])
         dealt += held
     forms = ["hands", "penalty"]
-    if setup.options.table == "count":
+    if setup.options.table == "count" or setup.options.scoring == "wins":
         forms.append("cards_left")
     if setup.options.scoring == "wins":
         forms.append("winner only")
@@ -266,3 +268,42 @@ def test_the_guide_answers_every_game_being_entered_as_its_shape_says(
     index = data.draw(st.integers(0, len(entries) - 1))
     typed = data.draw(partly_entered(entries[index]) | made_up_rounds(GAME))
     assert_guided_as_its_shapes_say(GAME, typed, setup, read_rounds(GAME, setup, entries[:index]))
+
+
+def hands_worth(values: Sequence[int], copies: int, most_cards: int) -> set[int]:
+    """What 1 to ``most_cards`` cards can be worth, rank by rank: how many of each rank's
+    ``copies`` are in the hand (an oracle written apart from the engine's bit sets)."""
+    hands = {(0, 0)}  # (cards, points)
+    for value in values:
+        hands = {(cards + taken, points + taken * value) for cards, points in hands
+                 for taken in range(copies + 1) if cards + taken <= most_cards}
+    return {points for cards, points in hands if cards >= 1}
+
+
+@PROPERTY
+@given(st.lists(st.integers(0, 100), min_size=9, max_size=9), st.sampled_from([1, 2]),
+       st.integers(1, 7))
+def test_the_totals_a_hand_can_be_worth_are_the_sums_of_its_possible_cards(
+        values: list[int], decks: int, losers: int) -> None:
+    most_cards = 36 * decks - losers
+    assert hand_totals(tuple(values), decks, losers) == hands_worth(values, 4 * decks,
+                                                                    most_cards)
+
+
+@PROPERTY
+@given(setups(), st.data())
+def test_a_total_is_accepted_exactly_when_the_guide_says_a_hand_is_worth_it(
+        setup: Setup[Any], data: st.DataObject) -> None:
+    players = len(setup.players)
+    shown: Any = GAME.guide({}, setup, [])
+    possible = {total for first, last in shown["hand_points"]["possible"]
+                for total in range(first, last + 1)}
+    points = data.draw(st.integers(0, max(possible) + 2))
+    penalty: list[JSON] = [0, points] + [min(possible)] * (players - 2)
+    try:
+        GAME.read_entry({"winner": 0, "penalty": penalty}, setup, [])
+    except InvalidEntry as refused:
+        at_seat = [error.code for error in refused.errors if error.path == "penalty[1]"]
+        assert (points in possible) is not bool(at_seat)
+    else:
+        assert points in possible
