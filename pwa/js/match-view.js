@@ -43,6 +43,21 @@ export function standingsTable(match) {
       columns.map((c) => h('td', { class: 'num', 'data-total': c }, number(row[c])))))));
 }
 
+/**
+ * The standings in one line above the entry form: place, name and the first total (VP, penalty
+ * points) of every side; the full table is on the standings tab.
+ */
+export function standingsStrip(match) {
+  const rows = match.rounds.length ? match.standings : [];
+  if (!rows.length) return null;
+  const [total] = Object.keys(rows[0]).filter((k) => !FIXED.has(k));
+  return h('div', { class: 'strip' },
+    h('span', { class: 'strip-label', id: 'strip-label' }, t(`total.${total}`)),
+    h('ol', { 'aria-labelledby': 'strip-label' }, rows.map((row) => h('li', { 'data-rank': row.rank },
+      h('span', { class: 'rank' }, t('rank.ordinal', { n: row.rank })), ' ', row.name, ' ',
+      h('strong', { 'data-total': total }, number(row[total]))))));
+}
+
 export function roundSheet(view, { edit = false } = {}) {
   const { match, module } = view;
   const sides = module.sides(match);
@@ -64,9 +79,13 @@ export function roundSheet(view, { edit = false } = {}) {
  * seats: it passes one seat to the left every round (seat 0 sits left of the first dealer), the
  * rotation the API's `next_dealer` follows for every game.
  */
-export function nextDealer(match, queued = 0) {
+export function dealerOf(match, queued = 0) {
   if (match.next_dealer == null) return null;
-  const player = match.players[(match.next_dealer + queued) % match.players.length];
+  return match.players[(match.next_dealer + queued) % match.players.length] ?? null;
+}
+
+export function nextDealer(match, queued = 0) {
+  const player = dealerOf(match, queued);
   return player ? h('p', { class: 'dealer' }, t('standings.next_dealer', { name: player.name })) : null;
 }
 

@@ -177,7 +177,9 @@ def main_screens(matches: dict[str, tuple[str, str]]) -> list[Screen]:
 
     def card_mode(page: Any) -> None:
         page.click("[data-path=final_trump] [data-value=red]")
-        page.get_by_role("radio", name="Cards").click()
+        page.get_by_role("radio", name="Cards", exact=True).click()
+        page.click("[data-suit=purple]")  # the suits not in play, asked first
+        page.click("[data-suit=yellow]")
         page.locator("[data-card=red-0]").click()
         page.locator("[data-card=blue-4]").click()
         page.locator(".piles [role=radio]").nth(1).click()

@@ -1,6 +1,7 @@
 """Sea Change entry modes and match kinds end to end in chromium at 360×640: a round entered card
-by card through the grid (suits inferred from the cards), a solo match against the AI to its
-winner, a team match, and a private match opened with its view link and its edit link.
+by card through the grid (the suits in play asked first, then known from the cards), a solo match
+against the AI to its winner, a team match, and a private match opened with its view link and its
+edit link.
 
 The expected numbers come from the API (its guide and its stored rounds), never from the test.
 """
@@ -51,14 +52,23 @@ def test_a_card_mode_round_is_entered_through_the_grid_with_the_guides_running_n
     match = new_match(server, ["Ann", "Ben", "Cid"])
     phone.open(f"#/m/{match['id']}?t={match['token']}")
     page = phone.page
-    page.click("[data-path=final_trump] [data-value=red]")
-    page.get_by_role("radio", name="Cards").click()
+    page.get_by_role("radio", name="Cards", exact=True).click()
     rows = page.locator(".card-grid .card-row")
-    expect(rows).to_have_count(5)  # which 3 suits are in play is not known yet
+    # Which 3 of the 5 suits are in play is not known yet: the app asks before it shows cards.
+    expect(page.get_by_text("3 suits are in play: tap the ones that are not.")).to_be_visible()
+    expect(rows).to_have_count(0)
+    page.click("[data-suit=purple]")
+    page.click("[data-suit=yellow]")
+    expect(rows).to_have_count(3)
+    expect(page.locator(".card")).to_have_count(30)
+    expect(page.locator("[data-path=final_trump] [role=radio]")).to_have_count(3)
+    page.click("[data-path=final_trump] [data-value=red]")
     tap_cards(page, ANN)
     page.click("[data-path='captured[1]']")
     tap_cards(page, BEN[:3])
-    expect(rows).to_have_count(3)  # the guide inferred the deck from three suits
+    # Once the cards show the three suits, the guide knows the deck and the question goes.
+    expect(page.get_by_text("3 suits are in play: tap the ones that are not.")).to_have_count(0)
+    expect(rows).to_have_count(3)
     expect(page.locator("[data-path='captured[1]']")).to_have_attribute("aria-checked", "true")
     tap_cards(page, BEN[3:])
     partial = guide(server, match, {"final_trump": "red", "captured": [ANN, BEN, []]})
@@ -77,7 +87,7 @@ def test_a_card_mode_round_is_entered_through_the_grid_with_the_guides_running_n
     expect(page.locator("[data-path='captured[2]'] .note")).to_have_text(
         points_text(whole["pile_points"][2]))
     page.get_by_role("button", name="Save round").click()
-    expect(page.get_by_role("link", name="Enter round 2")).to_be_visible()
+    expect(page.locator(".entry-head h2")).to_contain_text("Round 2")
     stored = server.get(f"/api/v1/matches/{match['id']}")["rounds"]
     assert [sorted(pile) for pile in stored[0]["entry"]["captured"]] == [
         sorted(ANN), sorted(BEN), sorted(CID)]
@@ -98,12 +108,12 @@ def test_a_solo_match_against_the_ai_is_played_to_the_winner_screen(
     match = new_match(server, ["Ann"])
     phone.open(f"#/m/{match['id']}?t={match['token']}")
     page = phone.page
-    page.get_by_role("radio", name="Points").click()
+    page.get_by_role("radio", name="Points", exact=True).click()
     # The higher score without an 8 in the pile: the round's VP goes to the AI.
     solo_round(page, 6, eight=False)
-    expect(page.locator(".standings tr[data-rank='1'] th")).to_have_text("AI")
+    expect(page.locator(".strip li[data-rank='1']")).to_contain_text("AI")
     for round_number in (2, 3, 4):
-        page.get_by_role("link", name=f"Enter round {round_number}").click()
+        expect(page.locator(".entry-head h2")).to_contain_text(f"Round {round_number}")
         solo_round(page, 6, eight=True)
     expect(page.locator("#winner-names")).to_have_text("Ann wins!")
     finished = server.get(f"/api/v1/matches/{match['id']}")
@@ -124,12 +134,12 @@ def test_a_team_match_made_on_the_new_match_screen_saves_a_round_per_team(
     page.locator("#opt-teams").select_option(label="Ann & Cid · Ben & Dan")
     page.get_by_role("button", name="Start match").click()
     page.click("[data-path=final_trump] [data-value=green]")
-    page.get_by_role("radio", name="Points").click()
+    page.get_by_role("radio", name="Points", exact=True).click()
     page.get_by_label("Points of Ann & Cid").fill("7")
     expect(page.get_by_label("Points of Ben & Dan")).to_have_value("2")  # 4 players: checksum 9
     page.click("[data-path=trump_zero] [data-value='1']")
     page.get_by_role("button", name="Save round").click()
-    expect(page.get_by_role("link", name="Enter round 2")).to_be_visible()
+    expect(page.locator(".entry-head h2")).to_contain_text("Round 2")
     match = server.get(f"/api/v1/matches/{page.url.split('#/m/')[1].split('/')[0]}")
     assert match["options"]["teams"] == [[0, 2], [1, 3]]
     assert match["rounds"][0]["entry"]["scores"] == [7, 2]
@@ -150,15 +160,15 @@ def test_a_private_match_is_read_only_with_its_view_link_and_writable_with_its_e
     second_phone.open(f"#/m/{match['id']}?t={match['token']}")
     editor = second_phone.page
     editor.click("[data-path=final_trump] [data-value=red]")
-    editor.get_by_role("radio", name="Points").click()
+    editor.get_by_role("radio", name="Points", exact=True).click()
     editor.get_by_label("Points of Ann").fill("5")
     editor.get_by_label("Points of Ben").fill("2")
     expect(editor.get_by_label("Points of Cid")).to_have_value("1")
     editor.click("[data-path=trump_zero] [data-value='0']")
     editor.get_by_role("button", name="Save round").click()
-    expect(editor.get_by_role("link", name="Enter round 2")).to_be_visible()
+    expect(editor.locator(".entry-head h2")).to_contain_text("Round 2")
     # The viewer follows the private match live with its view token, still without entry.
-    expect(viewer.locator(".standings tr[data-rank='1'] th")).to_have_text("Ann", timeout=2000)
+    expect(viewer.locator(".strip li[data-rank='1']")).to_contain_text("Ann", timeout=2000)
     assert viewer.locator("form.entry-form").count() == 0
     viewer.goto(f"{server.base}/#/m/{match['id']}/history")
     expect(viewer.locator(".sheet [data-round='1']")).to_be_visible()

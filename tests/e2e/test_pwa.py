@@ -60,9 +60,9 @@ def test_a_sea_change_game_is_played_to_the_winner_screen(phone: Any, server: An
     for round_number in range(1, 4):
         sea_change_points(page, 5, 2, "1", 0)
         page.get_by_role("button", name="Save round").click()
-        if round_number < 3:
+        if round_number < 3:  # the next round opens under the new standings
+            expect(page.locator(".entry-head h2")).to_contain_text(f"Round {round_number + 1}")
             expect(page.locator(".dealer")).to_be_visible()
-            page.get_by_role("link", name=f"Enter round {round_number + 1}").click()
     expect(page.locator("#winner-names")).to_have_text("Ann wins!")
     expect(page.locator("#winner-reason")).to_have_text("Ann reached 3 VP.")
     assert api_match(server, match_id(page))["status"] == "finished"
@@ -90,7 +90,7 @@ def test_a_seven_seals_game_is_played_to_the_winner_screen(phone: Any, server: A
         page.locator("[data-path='black[2]']").get_by_label("One more: Black seals").click()
         page.get_by_role("button", name="Save round").click()
         if round_number == 1:
-            page.get_by_role("link", name="Enter round 2").click()
+            expect(page.locator(".entry-head h2")).to_contain_text("Round 2")
     expect(page.locator("#winner-names")).to_have_text("Ann wins!")
     standings = api_match(server, match_id(page))["standings"]
     assert {row["name"]: row["penalty"] for row in standings} == {"Ann": 0, "Ben": 6, "Cid": 6}
@@ -104,9 +104,9 @@ def test_a_tschau_sepp_match_is_played_to_the_winner_screen(phone: Any, server: 
     page.locator("[data-card=eicheln-under]").click()
     expect(page.locator("[data-path='hands[1]']")).to_contain_text("31 points")
     page.get_by_role("button", name="Save round").click()
-    page.get_by_role("link", name="Enter round 2").click()
+    expect(page.locator(".entry-head h2")).to_contain_text("Round 2")
     page.locator("[data-path=winner] [data-value='1']").click()
-    page.get_by_role("radio", name="Points").click()
+    page.get_by_role("radio", name="Points", exact=True).click()
     page.get_by_label("Penalty points of Ann").fill("7")
     page.get_by_role("button", name="Save round").click()
     expect(page.locator("#winner-names")).to_have_text("Ann wins!")

@@ -61,7 +61,7 @@ def test_a_round_saved_offline_after_a_reload_shows_as_sent_once_online(
     phone.context.set_offline(False)
     back = time.monotonic()
     expect(page.locator(".pending-round")).to_have_count(0, timeout=CAUGHT_UP)
-    expect(page.locator(".summary [data-total=points]").first).to_be_visible(timeout=CAUGHT_UP)
+    expect(page.locator(".summary [data-total=vp]").first).to_be_visible(timeout=CAUGHT_UP)
     expect(page.locator(".entry-form .hint")).not_to_contain_text("Offline", timeout=CAUGHT_UP)
     print(f"caught up {time.monotonic() - back:.2f} s after the connection came back")
     assert [r["entry"]["scores"] for r in api_match(server, match)["rounds"]] == [[4, 3, 1]]

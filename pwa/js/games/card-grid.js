@@ -7,10 +7,12 @@ import { t } from '../i18n.js';
  * rows: [{label, cards: [{id, label, kind}]}]; piles: arrays of card ids (mutated in place);
  * pileLabel(i) → name; pileNote(i) → text shown under the pile's name (running points);
  * paths: data-path of each pile, where API errors about it appear; start: the pile picked first
- * (a grid redrawn for a new deck keeps the pile being entered).
+ * (a grid redrawn for a new deck keeps the pile being entered); canTake(i, n): whether pile i can
+ * take n more cards, so "give the rest" is offered only where the rest fits (a hand's size, whole
+ * tricks).
  */
 export function cardGrid({ rows, piles, copies = 1, pileLabel, pileNote, paths, onChange,
-  selectable = () => true, start = piles.findIndex((_, i) => selectable(i)) }) {
+  selectable = () => true, start = piles.findIndex((_, i) => selectable(i)), canTake = () => true }) {
   let active = start;
   const tabs = h('div', { class: 'piles', role: 'radiogroup', 'aria-label': t('cards.pile') });
   const grid = h('div', { class: 'card-grid' });
@@ -68,7 +70,7 @@ export function cardGrid({ rows, piles, copies = 1, pileLabel, pileNote, paths, 
       }))));
     const rest = unassigned().length;
     fill.textContent = t('cards.rest_here', { n: rest, name: pileLabel(active) });
-    fill.disabled = rest === 0;
+    fill.hidden = rest === 0 || !canTake(active, rest);
   }
 
   draw();

@@ -2,8 +2,11 @@
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 
-/** A radio group of buttons; `options`: [{value, label, note?}]. Tapping the chosen one keeps it. */
-export function choice({ label, options, selected, onSelect, path, className = '' }) {
+/**
+ * A radio group of buttons; `options`: [{value, label, note?}]. Tapping the chosen one keeps it.
+ * `hideLabel`: the label is for screen readers only (a mode switch in a heading).
+ */
+export function choice({ label, options, selected, onSelect, path, className = '', hideLabel = false }) {
   const group = h('div', { class: `choice ${className}`, role: 'radiogroup', 'aria-label': label,
     'data-path': path });
   const draw = (value) => replace(group, options.map((option) => h('button', {
@@ -12,7 +15,16 @@ export function choice({ label, options, selected, onSelect, path, className = '
     onclick: () => { draw(option.value); onSelect(option.value); },
   }, option.label, option.note != null && h('span', { class: 'note' }, option.note))));
   draw(selected);
-  return h('fieldset', { class: 'field' }, h('legend', {}, label), group);
+  return h('fieldset', { class: 'field' }, h('legend', { class: hideLabel ? 'sr-only' : null }, label), group);
+}
+
+/**
+ * The keyboard's Enter in a field of a round moves on to the next empty one, never submits:
+ * after the last, the keyboard goes away so the taps below are in reach.
+ */
+export function focusNextEmpty(inputs, from) {
+  const next = inputs.slice(from + 1).find((input) => input.value === '');
+  if (next) next.focus(); else inputs[from].blur();
 }
 
 /** A whole number with − and + buttons around an input that can also be typed into. */

@@ -1,15 +1,19 @@
-// Sea Change entry. Points mode: one number per side; once all but one are typed the API's guide
-// fills the last from the checksum (`last_score`); trump and trump 0 by one tap; tricks only when
-// the guide says `needs_tricks`. Card mode: a card grid per pile with the guide's running pile
-// points. Decision: points mode is the default (fastest at a table that counts on paper); the
-// chosen mode is remembered per device.
+// Sea Change entry. Points mode: the trump at round end, then one number per side (the keyboard's
+// Enter goes on to the next side); once all but one are typed the API's guide fills in the last
+// from the checksum (`last_score`), again whenever another changes, also when a round is
+// corrected; who took the trump 0 is a tap on that side's line. Card mode: the suits in play first
+// (when neither the match's options nor an earlier round say them), then a card grid per pile
+// with the guide's running pile points.
+// Decisions: points mode is the default (fastest at a table that counts on paper); the chosen
+// mode is remembered per device. Picking the trump moves on to the first score, so a round is
+// typed without reaching for the next field. The suits are asked as "which are not in play",
+// all shown at first: with four players that is one tap.
 import { debounce, h, replace } from '../dom.js';
 import { number, t } from '../i18n.js';
 import { cardGrid } from './card-grid.js';
-import { choice } from './controls.js';
+import { choice, focusNextEmpty } from './controls.js';
 
 const MODE_KEY = 'tafelrunde.sea-change.mode';
-const ALL_SUITS = ['blue', 'green', 'red', 'purple', 'yellow'];
 
 export function sides(match) {
   const teams = match.options.teams;
@@ -34,48 +38,64 @@ export const cardName = (id) => {
   return `${t(`sc.suit.${suit}`)} ${value}`;
 };
 
-function suitsInPlay(match, game) {
-  const chosen = match.options.suits;
-  if (chosen && chosen.length) return chosen;
-  return game.suits?.map((s) => (typeof s === 'string' ? s : s.id)) || ALL_SUITS;
-}
+const suitIds = (game) => game.suits.map((s) => (typeof s === 'string' ? s : s.id));
 
-function deckValues(game, players) {
-  const rule = game.decks?.[String(players)] || game.decks?.find?.((d) => d.players === players);
-  return rule?.values || null;
-}
-
-export function entryForm({ match, game, initial, guide }) {
+export function entryForm({ match, game, initial, guide, report }) {
   const teamSides = sides(match);
   const n = teamSides.length;
   const solo = match.players.length === 1;
-  const suits = suitsInPlay(match, game);
+  // What /games says about this many players' deck: suits in play, values, trick size, checksum.
+  const rule = game.decks[String(match.players.length)];
+  const everySuit = suitIds(game);
   const state = {
     mode: initial ? (initial.captured ? 'cards' : 'points') : (localStorage.getItem(MODE_KEY) || 'points'),
     final_trump: initial?.final_trump ?? null,
     scores: initial?.scores ? initial.scores.map(String) : Array(n).fill(''),
-    auto: -1,
+    // The score the guide fills in: a correction starts with the last side's, so it follows the others.
+    auto: initial?.scores ? n - 1 : -1,
     trump_zero: initial?.trump_zero ?? null,
     tricks: initial?.tricks ? initial.tricks.map(String) : Array(n).fill(''),
     has_eight: initial?.has_eight ?? false,
     piles: initial?.captured ? initial.captured.map((p) => [...p]) : Array.from({ length: n }, () => []),
+    left_out: [], // suits tapped as not in play, while the deck is not known
     guide: null,
   };
   const el = h('div', { class: 'entry sea-change' });
+  const trump = h('div');
   const body = h('div');
   const hint = h('p', { class: 'hint', 'aria-live': 'polite' });
   let grid = null;
+  let scoreInputs = [];
 
-  const modeChoice = () => choice({
-    label: t('sc.mode'), selected: state.mode, className: 'segmented',
+  /** The suits in play when known: from the options, an earlier round, the cards, or the taps here. */
+  function suitsInPlay() {
+    if (match.options.suits?.length) return match.options.suits;
+    if (state.guide?.suits) return state.guide.suits;
+    if (rule.suits_in_play === everySuit.length) return everySuit;
+    const kept = everySuit.filter((s) => !state.left_out.includes(s));
+    return kept.length === rule.suits_in_play ? kept : null;
+  }
+
+  const tools = choice({
+    label: t('sc.mode'), selected: state.mode, className: 'segmented', hideLabel: true,
     options: [{ value: 'points', label: t('sc.mode.points') }, { value: 'cards', label: t('sc.mode.cards') }],
     onSelect: (mode) => { state.mode = mode; localStorage.setItem(MODE_KEY, mode); draw(); ask(); },
   });
-  const trumpChoice = () => choice({
-    label: t('sc.final_trump'), selected: state.final_trump, path: 'final_trump', className: 'suits',
-    options: suits.map((s) => ({ value: s, label: t(`sc.suit.${s}`), className: `suit-${s}` })),
-    onSelect: (suit) => { state.final_trump = suit; ask(); },
-  });
+
+  function drawTrump() {
+    const shown = suitsInPlay() || everySuit;
+    trump.dataset.suits = shown.join();
+    replace(trump, choice({
+      label: t('sc.final_trump'), selected: state.final_trump, path: 'final_trump', className: 'suits',
+      options: shown.map((s) => ({ value: s, label: t(`sc.suit.${s}`), className: `suit-${s}` })),
+      onSelect: (suit) => {
+        state.final_trump = suit;
+        el.dataset.trump = suit;
+        ask();
+        if (state.mode === 'points' && state.scores.every((s) => s === '')) scoreInputs[0]?.focus();
+      },
+    }));
+  }
 
   function partial() {
     if (state.mode === 'cards') {
@@ -95,33 +115,38 @@ export function entryForm({ match, game, initial, guide }) {
 
   const ask = debounce(async () => {
     const answer = await guide(partial());
+    if (answer === undefined) return;
     state.guide = answer;
     if (!answer) {
-      hint.textContent = navigator.onLine ? '' : t('sc.no_help_offline');
+      hint.textContent = navigator.onLine || state.mode !== 'points' ? '' : t('sc.no_help_offline');
       return;
     }
     hint.textContent = '';
-    if (state.mode === 'points') fillLast(answer);
-    else if (grid && grid.rows === deckKey()) grid.draw();
-    else draw();
-    if (state.mode === 'points') drawTricks();
-    if (answer.checksum != null) hint.textContent = t('sc.checksum', { n: answer.checksum });
+    report(answer.errors);
+    if (trump.dataset.suits !== (suitsInPlay() || everySuit).join()) drawTrump();
+    if (state.mode === 'points') {
+      fillLast(answer);
+      drawTricks();
+    } else if (grid && grid.deck === deckKey()) {
+      grid.draw();
+    } else {
+      draw();
+    }
   }, 120);
 
   function fillLast(answer) {
     const last = answer.last_score;
     if (last == null) return;
-    const side = typeof last === 'object' ? last.side : state.scores.findIndex((x) => x === '');
-    const score = typeof last === 'object' ? last.score : last;
-    if (side < 0 || (state.scores[side] !== '' && side !== state.auto)) return;
+    const { side, score } = last;
+    if (state.scores[side] !== '' && side !== state.auto) return;
     state.scores[side] = String(score);
     state.auto = side;
-    const input = el.querySelector(`[data-path="scores[${side}]"] input`);
+    const input = scoreInputs[side];
     if (input) { input.value = state.scores[side]; input.classList.add('auto'); }
   }
 
-  function scoreField(side, i) {
-    const input = h('input', { type: 'number', inputmode: 'numeric', value: state.scores[i],
+  function scoreLine(side, i) {
+    const input = h('input', { type: 'number', inputmode: 'numeric', enterkeyhint: 'next', value: state.scores[i],
       'aria-label': t('sc.score_of', { name: side.name }), class: i === state.auto ? 'auto' : '' });
     input.addEventListener('input', () => {
       state.scores[i] = input.value;
@@ -130,11 +155,15 @@ export function entryForm({ match, game, initial, guide }) {
       else if (state.auto >= 0) {
         // The filled-in score depended on the others: ask again.
         state.scores[state.auto] = '';
-        const auto = el.querySelector(`[data-path="scores[${state.auto}]"] input`);
-        if (auto) { auto.value = ''; auto.classList.remove('auto'); }
-        state.auto = -1;
+        scoreInputs[state.auto].value = '';
+        scoreInputs[state.auto].classList.remove('auto');
       }
       ask();
+    });
+    input.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter') return;
+      event.preventDefault();
+      focusNextEmpty(scoreInputs, i);
     });
     const negate = h('button', { type: 'button', class: 'step', 'aria-label': t('sc.negate', { name: side.name }),
       onclick: () => {
@@ -142,8 +171,13 @@ export function entryForm({ match, game, initial, guide }) {
         input.value = v.startsWith('-') ? v.slice(1) : `-${v}`;
         input.dispatchEvent(new Event('input'));
       } }, '±');
-    return h('label', { class: 'score-line', 'data-path': `scores[${i}]` },
-      h('span', {}, side.name), input, negate);
+    const zero = h('label', { class: 'zero-pick', 'data-value': String(i), 'data-edits': 'trump_zero' },
+      h('input', { type: 'radio', name: 'trump-zero', class: 'sr-only', checked: state.trump_zero === i,
+        'aria-label': t('sc.took_zero', { name: side.name }),
+        onchange: () => { state.trump_zero = i; ask(); } }),
+      h('span', { 'aria-hidden': 'true' }, '0'));
+    return h('div', { class: 'score-line', 'data-path': `scores[${i}]` },
+      h('span', { class: 'name' }, side.name), input, negate, zero);
   }
 
   const tricksBox = h('div', { 'data-path': 'tricks' });
@@ -157,18 +191,22 @@ export function entryForm({ match, game, initial, guide }) {
       const input = h('input', { type: 'number', inputmode: 'numeric', min: 0, value: state.tricks[i],
         'aria-label': t('sc.tricks_of', { name: side.name }) });
       input.addEventListener('input', () => { state.tricks[i] = input.value; });
-      return h('label', { class: 'score-line', 'data-path': `tricks[${i}]` }, h('span', {}, side.name), input);
+      return h('div', { class: 'score-line', 'data-path': `tricks[${i}]` }, h('span', { class: 'name' }, side.name),
+        input);
     }));
   }
 
   function drawPoints() {
     replace(tricksBox);
+    const lines = teamSides.map(scoreLine);
+    scoreInputs = lines.map((line) => line.querySelector('input[type=number]'));
     return [
-      h('fieldset', { class: 'field', 'data-path': 'scores' }, h('legend', {}, t('sc.scores')),
-        teamSides.map(scoreField)),
-      choice({ label: t('sc.trump_zero'), selected: state.trump_zero, path: 'trump_zero',
-        options: teamSides.map((side, i) => ({ value: i, label: side.name })),
-        onSelect: (i) => { state.trump_zero = i; ask(); } }),
+      h('div', { class: 'score-board', 'data-path': 'trump_zero' },
+        h('div', { class: 'score-head' },
+          h('span', { id: 'sc-scores' }, t('sc.scores'), ' ',
+            h('span', { class: 'note' }, t('sc.adds_up', { n: state.guide?.checksum ?? rule.checksum }))),
+          h('span', { class: 'zero-head', 'aria-hidden': 'true' }, t('sc.zero_head'))),
+        h('div', { role: 'group', 'aria-labelledby': 'sc-scores', 'data-path': 'scores' }, lines)),
       solo && h('label', { class: 'check', 'data-path': 'has_eight' },
         h('input', { type: 'checkbox', checked: state.has_eight,
           onchange: (e) => { state.has_eight = e.target.checked; } }), t('sc.has_eight')),
@@ -176,28 +214,51 @@ export function entryForm({ match, game, initial, guide }) {
     ];
   }
 
-  // The deck can come from the guide (suits inferred from an earlier round): redraw when it does.
-  const deckKey = () => String(state.guide?.deck?.length ?? 0);
+  // The deck can come from the guide (suits inferred from the cards): redraw when it does.
+  const deckKey = () => String(state.guide?.deck?.length ?? suitsInPlay()?.join());
+
+  function suitsQuestion() {
+    return h('fieldset', { class: 'field', 'data-path': 'captured' },
+      h('legend', {}, t('sc.in_play', { n: rule.suits_in_play })),
+      h('div', { class: 'choice suits' }, everySuit.map((suit) => h('button', {
+        type: 'button', class: `suit-${suit}`, 'aria-pressed': String(!state.left_out.includes(suit)),
+        'data-suit': suit, onclick: () => {
+          state.left_out = state.left_out.includes(suit) ? state.left_out.filter((s) => s !== suit)
+            : [...state.left_out, suit];
+          drawTrump();
+          draw();
+          ask();
+        } }, t(`sc.suit.${suit}`)))));
+  }
 
   function drawCards() {
-    const values = state.guide?.deck ? null : deckValues(game, match.players.length);
-    const deck = state.guide?.deck || suits.flatMap((s) => (values || []).map((v) => `${s}-${v}`));
-    const rows = (state.guide?.suits || suits).map((suit) => ({
+    const known = match.options.suits?.length || state.guide?.suits;
+    const suits = suitsInPlay();
+    const question = !known && rule.suits_in_play < everySuit.length && suitsQuestion();
+    if (!suits) {
+      grid = null;
+      return [question];
+    }
+    const deck = state.guide?.deck || suits.flatMap((s) => rule.values.map((v) => `${s}-${v}`));
+    const rows = suits.map((suit) => ({
       label: t(`sc.suit.${suit}`),
       cards: deck.filter((id) => id.startsWith(`${suit}-`)).map((id) => ({
         id, label: id.split('-')[1], kind: `suit-${suit}`, name: cardName(id),
       })),
-    })).filter((row) => row.cards.length);
+    }));
+    const cardsPerTrick = state.guide?.cards_per_trick ?? rule.cards_per_trick;
     grid = cardGrid({
       rows, piles: state.piles, paths: teamSides.map((_, i) => `captured[${i}]`),
       pileLabel: (i) => teamSides[i].name,
       pileNote: (i) => (state.guide?.pile_points?.[i] != null
         ? t('sc.points', { n: state.guide.pile_points[i] }) : null),
+      // A pile is whole tricks: the rest goes to one pile only if that leaves it whole.
+      canTake: (i, count) => (state.piles[i].length + count) % cardsPerTrick === 0,
       onChange: ask,
       start: grid?.active(),
     });
-    grid.rows = deckKey();
-    return [h('div', { 'data-path': 'captured' }), grid.el];
+    grid.deck = deckKey();
+    return [question, !question && h('div', { 'data-path': 'captured' }), grid.el];
   }
 
   function draw() {
@@ -205,10 +266,12 @@ export function entryForm({ match, game, initial, guide }) {
     replace(body, state.mode === 'points' ? drawPoints() : drawCards());
   }
 
-  replace(el, modeChoice(), trumpChoice(), body, hint);
+  if (state.final_trump) el.dataset.trump = state.final_trump;
+  replace(el, trump, body, hint);
+  drawTrump();
   draw();
   ask();
 
   // Asked again by the sheet once the connection is back, if it could not be asked before.
-  return { el, entry: partial, reguide: () => { if (!state.guide) ask(); } };
+  return { el, tools, entry: partial, reguide: () => { if (!state.guide) ask(); } };
 }

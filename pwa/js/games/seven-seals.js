@@ -1,7 +1,11 @@
 // Die sieben Siegel entry: the bid round as a seal board in playing order (first bidder left of
 // the dealer), then the count at round end. The board keeps the seals' bookkeeping (what is left
-// in the middle, who holds what, whites handed out) so a colour that is out is taken from a
-// holder with one tap; the penalty points always come from the API.
+// in the middle, who holds what, whites handed out, black seals taken) so a colour that is out is
+// taken from a holder with one tap; the penalty points always come from the API.
+// At round end each seal a player held is a chip: tap the ones still lying in front of them (one
+// tap per seal, as the count goes at the table); black seals are counted beside them, and the
+// middle's black count follows at once. The black counters are one block (data-path `black`), so
+// "only 6 black seals exist" is said under them.
 import { h, replace } from '../dom.js';
 import { number, t } from '../i18n.js';
 import { stepper } from './controls.js';
@@ -99,8 +103,14 @@ export function entryForm({ match, game, initial, round }) {
   function bidder(seat, turn, { held, middle }) {
     const bid = bids[seat];
     const saboteurTaken = bids.some((b, s) => b.saboteur && s !== seat);
+    // The seals taken so far sit beside the name; tapping one puts it back.
+    const chips = !bid.saboteur && h('div', { class: 'chips', role: 'group',
+      'aria-label': t('ss.predicted', { name: name(seat) }) },
+    bid.seals.map((colour) => h('button', { type: 'button', class: `seal seal-${colour}`,
+      'aria-label': t('ss.remove_seal', { colour: t(`ss.colour.${colour}`) }),
+      onclick: () => remove(seat, colour) }, t(`ss.colour.${colour}`), ' ×')));
     const header = h('div', { class: 'bidder-head' },
-      h('strong', {}, `${turn + 1}. ${name(seat)}`),
+      h('strong', {}, `${turn + 1}. ${name(seat)}`), chips,
       h('button', { type: 'button', class: 'toggle', 'aria-pressed': String(!!bid.saboteur),
         disabled: saboteurTaken, onclick: () => {
           bids[seat] = bid.saboteur ? { seals: [], taken: {} } : { saboteur: true, seals: [], taken: {} };
@@ -109,11 +119,6 @@ export function entryForm({ match, game, initial, round }) {
     if (bid.saboteur) {
       return h('li', { class: 'bidder', 'data-path': `bids[${seat}]` }, header, h('p', { class: 'hint' }, t('ss.is_saboteur')));
     }
-    const chips = h('div', { class: 'chips', 'aria-label': t('ss.predicted', { name: name(seat) }) },
-      bid.seals.length === 0 ? h('span', { class: 'hint' }, t('ss.no_tricks'))
-        : bid.seals.map((colour) => h('button', { type: 'button', class: `seal seal-${colour}`,
-          'aria-label': t('ss.remove_seal', { colour: t(`ss.colour.${colour}`) }),
-          onclick: () => remove(seat, colour) }, t(`ss.colour.${colour}`), ' ×')));
     const adders = h('div', { class: 'seal-adders' }, COLOURS.map((colour) => {
       const out = middle[colour] <= 0;
       const takeable = order.some((s) => s !== seat && (held[s][colour] || 0) > 0) && middle.white > 0;
@@ -122,39 +127,61 @@ export function entryForm({ match, game, initial, round }) {
         'aria-label': t(out ? 'ss.take_colour' : 'ss.add_colour',
           { colour: t(`ss.colour.${colour}`), n: Math.max(0, middle[colour]) }),
         onclick: () => tapColour(seat, colour, middle, held),
-      }, `+ ${t(`ss.colour.${colour}`)}`, h('span', { class: 'note' }, String(Math.max(0, middle[colour]))));
+      }, t(`ss.colour.${colour}`), h('span', { class: 'note' }, String(Math.max(0, middle[colour]))));
     }));
     const ask = asking?.seat === seat && h('div', { class: 'take-from', role: 'group',
       'aria-label': t('ss.take_from', { colour: t(`ss.colour.${asking.colour}`) }) },
     h('p', {}, t('ss.take_from', { colour: t(`ss.colour.${asking.colour}`) })),
     order.filter((s) => s !== seat && (held[s][asking.colour] || 0) > 0).map((giver) => h('button',
       { type: 'button', onclick: () => add(seat, asking.colour, giver) }, name(giver))));
-    return h('li', { class: 'bidder', 'data-path': `bids[${seat}]` }, header, chips, adders, ask);
+    return h('li', { class: 'bidder', 'data-path': `bids[${seat}]` }, header, adders, ask);
+  }
+
+  /** One chip per seal `seat` held: pressed while it still lies in front of them at round end. */
+  function sealsLeft(seat, held) {
+    const kinds = [...COLOURS, 'white'].filter((k) => (held[seat][k] || 0) > 0);
+    if (kinds.length === 0) return h('span', { class: 'hint' }, t('ss.no_seals'));
+    const chips = h('div', { class: 'chips', role: 'group', 'data-path': `remaining[${seat}]`,
+      'aria-label': t('ss.left_of', { name: name(seat) }) });
+    const drawChips = () => replace(chips, kinds.flatMap((kind) => {
+      const count = Math.min(left[seat][kind] || 0, held[seat][kind]);
+      return Array.from({ length: held[seat][kind] }, (_, i) => h('button', {
+        type: 'button', class: `seal seal-${kind}`, 'aria-pressed': String(i < count), 'data-kind': kind,
+        'aria-label': t('ss.seal_left', { colour: t(`ss.colour.${kind}`) }),
+        onclick: () => { left[seat][kind] = i < count ? count - 1 : count + 1; drawChips(); },
+      }, t(`ss.colour.${kind}`)));
+    }));
+    drawChips();
+    return chips;
   }
 
   function endOfRound(seat, held) {
     if (bids[seat].saboteur) return null;
-    const kinds = [...COLOURS, 'white'].filter((k) => (held[seat][k] || 0) > 0);
-    return h('li', { class: 'counted' }, h('strong', {}, name(seat)),
-      h('div', { 'data-path': `remaining[${seat}]` }, kinds.length === 0 && h('span', { class: 'hint' }, t('ss.no_seals')),
-        kinds.map((kind) => stepper({ label: t('ss.left', { colour: t(`ss.colour.${kind}`) }),
-          value: Math.min(left[seat][kind] || 0, held[seat][kind]), max: held[seat][kind],
-          onChange: (v) => { left[seat][kind] = v; } }))),
+    return h('li', { class: 'counted' }, h('strong', {}, name(seat)), sealsLeft(seat, held),
       stepper({ label: t('ss.black'), value: black[seat], max: supply.black, path: `black[${seat}]`,
-        onChange: (v) => { black[seat] = v; } }));
+        onChange: (v) => { black[seat] = v; drawMiddle(); } }));
+  }
+
+  const middleLine = h('p', { class: 'middle', 'aria-live': 'polite' });
+  /** The middle as the seals were taken, and the black seals as they are counted. */
+  function drawMiddle() {
+    const { middle } = ledger();
+    replace(middleLine, t('ss.middle'), ' ', [...COLOURS, 'white', 'black'].map((k) => h('span',
+      { class: `seal seal-${k} small`, 'data-kind': k }, `${t(`ss.colour.${k}`)} ${Math.max(0, middle[k])}`)));
+    // No black seal left in the middle: nobody can take one more.
+    for (const more of el.querySelectorAll('[data-path^="black["] .step:last-child')) {
+      more.disabled = middle.black <= 0;
+    }
   }
 
   function draw() {
     const books = ledger();
-    const { middle } = books;
-    replace(el,
-      h('p', { class: 'middle', 'aria-live': 'polite' }, t('ss.middle'), ' ',
-        [...COLOURS, 'white', 'black'].map((k) => h('span', { class: `seal seal-${k} small` },
-          `${t(`ss.colour.${k}`)} ${Math.max(0, middle[k])}`))),
+    replace(el, middleLine,
       h('h3', {}, t('ss.bids')),
       h('ol', { class: 'board', 'data-path': 'bids' }, order.map((seat, turn) => bidder(seat, turn, books))),
       h('h3', {}, t('ss.round_end')),
-      h('ul', { class: 'count-board' }, order.map((seat) => endOfRound(seat, books.held))));
+      h('ul', { class: 'count-board', 'data-path': 'black' }, order.map((seat) => endOfRound(seat, books.held))));
+    drawMiddle();
   }
 
   function entry() {

@@ -1,13 +1,15 @@
 // Tschau Sepp entry: tap who went out, then each other player's cards left, as the match's table
-// asks: a card grid (penalty points per hand from the guide) or points typed in; the `count`
-// table asks only how many cards. With `wins` scoring the winner is all there is to enter.
+// asks: a card grid (penalty points per hand from the guide) or points typed in (tapping the
+// winner moves on to the first of them, the keyboard's Enter to the next; a total no hand can be
+// worth is said at its field by the guide as it is typed); the `count` table asks only how many
+// cards. With `wins` scoring the winner is all there is to enter.
 // Cards are named as the match's `card_faces` option says the table's deck is printed: Swiss
 // German suits (Rosen, Schellen, Schilten, Eicheln; Banner, Under, Ober, König, Ass) or French
 // ones (Herz, Karo, Pik, Kreuz; 10, Bube, Dame, König, Ass); the ids stay the Swiss German ones.
 import { debounce, h, replace } from '../dom.js';
 import { number, t } from '../i18n.js';
 import { cardGrid } from './card-grid.js';
-import { choice, stepper } from './controls.js';
+import { choice, focusNextEmpty, stepper } from './controls.js';
 
 const SUITS = ['rosen', 'schellen', 'schilten', 'eicheln'];
 export const RANKS = ['6', '7', '8', '9', 'banner', 'under', 'ober', 'koenig', 'ass'];
@@ -35,7 +37,7 @@ export function cardName(id, faces) {
   return t('ts.card', { suit: t(`ts.${faces}.of.${suit}`), rank: rankName(rank, faces) });
 }
 
-export function entryForm({ match, initial, guide }) {
+export function entryForm({ match, initial, guide, report }) {
   const n = match.players.length;
   const { scoring, table } = match.options;
   const copies = match.options.decks || 1;
@@ -53,12 +55,23 @@ export function entryForm({ match, initial, guide }) {
   const el = h('div', { class: 'entry tschau-sepp' });
   const body = h('div');
   let grid = null;
+  let pointInputs = [];
 
   const ask = debounce(async () => {
-    if (state.mode !== 'cards' || table === 'count') return;
-    state.guide = await guide(entry());
+    if (scoring === 'wins') return;
+    const answer = await guide(entry());
+    if (!answer) return;
+    state.guide = answer;
+    report(answer.errors);
     if (grid) grid.draw();
   }, 120);
+
+  /** Whether hand i can take n more cards: what one hand and all of them can hold (the guide's). */
+  function canTake(i, n) {
+    const most = state.guide?.hand_cards;
+    const held = state.hands.reduce((sum, hand) => sum + hand.length, 0);
+    return !!most && state.hands[i].length + n <= most.most && held + n <= most.together;
+  }
 
   function others() {
     return match.players.map((p) => p.seat).filter((s) => s !== state.winner);
@@ -76,18 +89,28 @@ export function entryForm({ match, initial, guide }) {
       selectable: (i) => i !== state.winner,
       pileLabel: name,
       pileNote: (i) => (perSeat()?.[i] != null ? t('ts.points', { n: perSeat()[i] }) : null),
+      canTake,
       onChange: ask,
     });
     return grid.el;
   }
 
   function drawPoints() {
-    return others().map((seat) => {
-      const input = h('input', { type: 'number', inputmode: 'numeric', min: 0, value: state.points[seat],
-        'aria-label': t('ts.points_of', { name: name(seat) }) });
-      input.addEventListener('input', () => { state.points[seat] = input.value; });
-      return h('label', { class: 'score-line', 'data-path': `penalty[${seat}]` }, h('span', {}, name(seat)), input);
+    const lines = others().map((seat, i) => {
+      const input = h('input', { type: 'number', inputmode: 'numeric', enterkeyhint: 'next', min: 0,
+        value: state.points[seat], 'aria-label': t('ts.points_of', { name: name(seat) }) });
+      input.addEventListener('input', () => { state.points[seat] = input.value; ask(); });
+      input.addEventListener('keydown', (event) => {
+        if (event.key !== 'Enter') return;
+        event.preventDefault();
+        focusNextEmpty(pointInputs, i);
+      });
+      return h('div', { class: 'score-line', 'data-path': `penalty[${seat}]` },
+        h('span', { class: 'name' }, name(seat)), input);
     });
+    pointInputs = lines.map((line) => line.querySelector('input'));
+    return [h('div', { class: 'score-head', id: 'ts-points' }, t('ts.points_head')),
+      h('div', { role: 'group', 'aria-labelledby': 'ts-points' }, lines)];
   }
 
   function drawCounts() {
@@ -98,6 +121,7 @@ export function entryForm({ match, initial, guide }) {
 
   function draw() {
     grid = null;
+    pointInputs = [];
     if (state.winner == null) {
       replace(body, h('p', { class: 'hint' }, t('ts.pick_winner')));
       return;
@@ -110,12 +134,17 @@ export function entryForm({ match, initial, guide }) {
       replace(body, h('h3', {}, t('ts.cards_left')), drawCounts());
       return;
     }
-    replace(body, choice({ label: t('ts.enter_as'), selected: state.mode, className: 'segmented',
-      options: [{ value: 'cards', label: t('ts.mode.cards') }, { value: 'points', label: t('ts.mode.points') }],
-      onSelect: (mode) => { state.mode = mode; localStorage.setItem(MODE_KEY, mode); draw(); } }),
-    state.mode === 'cards' ? drawCards() : drawPoints());
+    replace(body, state.mode === 'cards' ? drawCards() : drawPoints());
     ask();
   }
+
+  // How the cards left are entered, beside the round's heading; the count table and wins scoring
+  // have only one way.
+  const tools = scoring === 'penalty' && table !== 'count' && choice({
+    label: t('ts.enter_as'), selected: state.mode, className: 'segmented', hideLabel: true,
+    options: [{ value: 'cards', label: t('ts.mode.cards') }, { value: 'points', label: t('ts.mode.points') }],
+    onSelect: (mode) => { state.mode = mode; localStorage.setItem(MODE_KEY, mode); draw(); },
+  });
 
   function entry() {
     const out = {};
@@ -133,7 +162,13 @@ export function entryForm({ match, initial, guide }) {
 
   replace(el, choice({ label: t('ts.winner'), selected: state.winner, path: 'winner',
     options: match.players.map((p) => ({ value: p.seat, label: p.name })),
-    onSelect: (seat) => { state.winner = seat; state.hands[seat] = []; draw(); } }), body);
+    onSelect: (seat) => {
+      state.winner = seat;
+      state.hands[seat] = [];
+      state.points[seat] = '';
+      draw();
+      if (pointInputs.every((input) => input.value === '')) pointInputs[0]?.focus();
+    } }), body);
   draw();
-  return { el, entry };
+  return { el, tools, entry };
 }

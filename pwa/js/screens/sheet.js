@@ -1,37 +1,66 @@
-// The score sheet: who deals, the standings so far, pending rounds, and the entry form of the
-// match's game. Saving puts the round in the outbox first (with its Idempotency-Key) and sends it:
-// accepted → standings; rejected → the API's errors at the fields; no connection → shown as
-// pending and sent later. Also the correction of an earlier round (PUT with If-Match).
+// The score sheet: the standings so far in one line, pending rounds, and the entry form of the
+// match's game under the round's number and who deals, with Save in a bar at the bottom of the
+// screen. Saving puts the round in the outbox first (with its Idempotency-Key) and sends it:
+// accepted → the next round's form at once, under the new standings (the winner screen once the
+// match is decided); rejected → the API's errors at the fields; no connection → shown as pending
+// and sent later. Also the correction of an earlier round (PUT with If-Match).
+// Decision: the next round opens by itself after Save, because a table enters round after round;
+// the full standings and the round-by-round sheet are one tab away.
 // The screen reads the match again whenever the outbox changes (a waiting round sent when the
 // connection came back, here or by the service worker) or the live stream says it moved on, and
 // the entry form asks its guide again once the connection is back.
 import { Problem, call, guide as askGuide } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
-import { clearErrors, showErrors } from '../form.js';
+import { clearErrors, forgetErrorsOnEdit, showErrors, showLive } from '../form.js';
 import { dismiss, enqueue, onChange as onOutboxChange, pending, rejected, replay } from '../outbox.js';
 import { follow, oneAtATime } from '../live.js';
 import { goFromHere } from '../router.js';
 import { writeToken } from '../store.js';
-import { errorScreen, header, loadView, nextDealer, problemText, standingsTable } from '../match-view.js';
+import { dealerOf, errorScreen, header, loadView, problemText, standingsStrip } from '../match-view.js';
 
 function requestSync() {
   navigator.serviceWorker?.ready.then((reg) => reg.sync?.register('outbox')).catch(() => {});
 }
 
-function entryPanel(view, { round, initial, onSave, saveLabel }) {
+/** "Round 3", and who deals it: the next dealer after the `queued` rounds still waiting to be sent. */
+function roundHeading(match, round, queued) {
+  const dealer = queued != null && dealerOf(match, queued);
+  return [t('sheet.round_n', { n: round }),
+    dealer && h('span', { class: 'dealer' }, t('standings.next_dealer', { name: dealer.name }))];
+}
+
+function entryPanel(view, { round, initial, onSave, saveLabel, queued = null, extra = null }) {
   const { match, game, module } = view;
   const form = h('form', { class: 'panel entry-form', novalidate: true });
+  let asked = 0;
   const editor = module.entryForm({ match, game, initial, round,
-    guide: (partial) => askGuide(match.id, partial, initial ? round : undefined) });
+    // The game's help for what is typed now; undefined when a later question overtook this one
+    // (its answer would be about numbers no longer on the screen), null when offline.
+    guide: async (partial) => {
+      const mine = ++asked;
+      const answer = await askGuide(match.id, partial, initial ? round : undefined);
+      return mine === asked ? answer : undefined;
+    },
+    report: (errors) => showLive(form, errors) });
   const submit = h('button', { type: 'submit', class: 'primary save' }, saveLabel);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     clearErrors(form);
     submit.disabled = true;
-    try { await onSave(editor.entry(), form); } finally { submit.disabled = false; }
+    // While its round is being saved the form keeps its number: a live update that arrives
+    // before the answer must not renumber the round being sent.
+    form.dataset.saving = '';
+    try {
+      await onSave(editor.entry(), form);
+    } finally {
+      submit.disabled = false;
+      delete form.dataset.saving;
+    }
   });
-  replace(form, h('h2', {}, t('sheet.round_n', { n: round })), editor.el, submit);
+  forgetErrorsOnEdit(form);
+  replace(form, h('div', { class: 'entry-head' }, h('h2', {}, roundHeading(match, round, queued)),
+    editor.tools), editor.el, h('div', { class: 'action-bar' }, h('div', {}, extra, submit)));
   if (editor.reguide) {
     const again = () => (form.isConnected ? editor.reguide() : removeEventListener('online', again));
     addEventListener('online', again);
@@ -44,7 +73,7 @@ export async function sheetScreen(root, id) {
   let view;
   try { view = await loadView(id); } catch (error) { return errorScreen(root, error); }
   if (view.match.status === 'finished') return go(`#/m/${encodeURIComponent(id)}/winner`, true);
-  const summary = h('section', { class: 'panel summary' });
+  const summary = h('section', { class: 'summary' });
   const waiting = h('section', { class: 'pending', 'aria-live': 'polite' });
   let form = null;
   let editor = null;
@@ -75,18 +104,18 @@ export async function sheetScreen(root, id) {
     }
     const queued = (await pending(id)).length;
     const fresh = entryPanel(view, { round: view.match.rounds.length + queued + 1, initial: retry?.body,
-      saveLabel: t('sheet.save'), onSave: save });
+      saveLabel: t('sheet.save'), onSave: save, queued });
     if (retry) showErrors(fresh.form, retry.problem.errors, retry.problem.detail);
     retry = null;
     if (form) form.replaceWith(fresh.form); else root.append(fresh.form);
     ({ form, editor } = fresh);
   }
 
-  /** Who deals the round after those waiting in the outbox, and the standings as the server has them. */
-  function drawSummary(queued) {
+  function drawSummary() {
     const { match } = view;
-    replace(summary, nextDealer(match, queued), match.rounds.length > 0 && standingsTable(match),
+    replace(summary, standingsStrip(match),
       !view.canWrite && h('p', { class: 'hint' }, t('sheet.view_only')));
+    summary.hidden = !summary.childElementCount;
   }
 
   async function save(entry, panel) {
@@ -98,16 +127,21 @@ export async function sheetScreen(root, id) {
       || ((await pending(id)).some((i) => i.seq === item.seq) ? 'pending'
         : (await rejected(id)).some((i) => i.seq === item.seq) ? 'rejected' : 'sent');
     if (state === 'sent') {
-      toast(t('sheet.saved'));
-      const finished = mine?.data?.status === 'finished';
-      go(`#/m/${encodeURIComponent(id)}/${finished ? 'winner' : 'standings'}`);
+      if (mine?.data?.status === 'finished') {
+        go(`#/m/${encodeURIComponent(id)}/winner`);
+        return;
+      }
+      toast(t('sheet.saved', { n: mine?.data?.number ?? view.match.rounds.length + 1 }));
+      await refresh();
+      await drawForm();
+      window.scrollTo(0, 0);
     } else if (state === 'rejected') {
       const problem = mine?.problem || (await rejected(id)).find((i) => i.seq === item.seq).problem;
       await dismiss(item.seq);
       showErrors(panel, problem.errors, problem.detail);
     } else {
       toast(t('sheet.saved_offline'));
-      drawSummary(await drawWaiting());
+      await drawWaiting();
       drawForm();
     }
   }
@@ -122,15 +156,16 @@ export async function sheetScreen(root, id) {
       go(`#/m/${encodeURIComponent(id)}/winner`, true);
       return;
     }
+    drawSummary();
     const queued = await drawWaiting();
-    drawSummary(queued);
-    const heading = form?.querySelector('h2');
-    if (heading) heading.textContent = t('sheet.round_n', { n: view.match.rounds.length + queued + 1 });
+    const heading = form && !('saving' in form.dataset) && form.querySelector('h2');
+    if (heading) replace(heading, roundHeading(view.match, view.match.rounds.length + queued + 1, queued));
     editor?.reguide?.();
   });
 
   replace(root, header(view, 'sheet'), summary, waiting);
-  drawSummary(await drawWaiting());
+  drawSummary();
+  await drawWaiting();
   await drawForm();
   const stopLive = follow(id, view.match.private, { version: () => view.match.version, refresh });
   const stopOutbox = onOutboxChange((matchId) => { if (matchId === id) refresh(); });
@@ -145,6 +180,7 @@ export async function editRoundScreen(root, id, number) {
   if (!round || !view.canWrite) return go(`#/m/${encodeURIComponent(id)}/history`, true);
   const base = `#/m/${encodeURIComponent(id)}`;
   const { form } = entryPanel(view, { round: round.number, initial: round.entry, saveLabel: t('edit.save'),
+    extra: h('a', { class: 'button secondary', href: `${base}/history` }, t('edit.cancel')),
     onSave: async (entry, panel) => {
       try {
         await call(`/matches/${encodeURIComponent(id)}/rounds/${round.number}`, { method: 'PUT',
@@ -161,6 +197,6 @@ export async function editRoundScreen(root, id, number) {
       }
     } });
   replace(root, header(view, 'history'), h('p', { class: 'hint panel' }, t('edit.lead', { n: round.number })),
-    form, h('a', { class: 'button secondary', href: `${base}/history` }, t('edit.cancel')));
+    form);
   return undefined;
 }
