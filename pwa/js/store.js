@@ -21,8 +21,33 @@ export function rememberMatch(match) {
   write(RECENT, [entry, ...others].slice(0, MAX_RECENT));
 }
 
+const FORGOTTEN = 'tafelrunde.forgotten';
+
+/**
+ * Matches and tournaments taken off this device's lists, newest first, as they were listed
+ * ({kind: 'match' | 'tournament', entry}): a way back from a tap on ×. Forgetting never drops a
+ * token (a match's tokens stay under TOKENS, a tournament's travel with its entry).
+ */
+export const forgotten = () => read(FORGOTTEN, []);
+
+function putAside(kind, entry) {
+  if (!entry) return;
+  const others = forgotten().filter((item) => !(item.kind === kind && item.entry.id === entry.id));
+  write(FORGOTTEN, [{ kind, entry }, ...others].slice(0, MAX_RECENT));
+}
+
 export function forgetMatch(id) {
+  putAside('match', recentMatches().find((m) => m.id === id));
   write(RECENT, recentMatches().filter((m) => m.id !== id));
+}
+
+/** Puts a forgotten match or tournament back at the top of its list. */
+export function bringBack(kind, id) {
+  const item = forgotten().find((x) => x.kind === kind && x.entry.id === id);
+  if (!item) return;
+  write(FORGOTTEN, forgotten().filter((x) => !(x.kind === kind && x.entry.id === id)));
+  const key = kind === 'match' ? RECENT : TOURNAMENTS;
+  write(key, [item.entry, ...read(key, []).filter((x) => x.id !== id)].slice(0, MAX_RECENT));
 }
 
 export const rememberedNames = () => read(NAMES, []);
@@ -65,6 +90,7 @@ export function rememberTournament(tournament, tokens = {}) {
 }
 
 export function forgetTournament(id) {
+  putAside('tournament', recentTournaments().find((x) => x.id === id));
   write(TOURNAMENTS, recentTournaments().filter((x) => x.id !== id));
 }
 

@@ -173,6 +173,14 @@ export async function newMatchScreen(root) {
       h('ol', { class: 'players' }, state.players.map((name, seat) => h('li', { 'data-path': `players[${seat}]` },
         h('input', { type: 'text', value: name, list: 'known-names', autocomplete: 'off', maxlength: 40,
           'aria-label': t('new.player_n', { n: seat + 1 }), enterkeyhint: 'next',
+          // Enter goes on to the next name, never starts the match half typed.
+          onkeydown: (e) => {
+            if (e.key !== 'Enter') return;
+            e.preventDefault();
+            const names = [...form.querySelectorAll('.players input')];
+            const next = names[names.indexOf(e.target) + 1];
+            if (next) next.focus(); else e.target.blur();
+          },
           oninput: (e) => {
             state.players[seat] = e.target.value;
             // Team layouts are named by the players: rename them in place, keeping the focus.

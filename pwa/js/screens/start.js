@@ -1,9 +1,14 @@
 // Start: a new match or tournament, this device's recent matches and tournaments, and opening a
 // match or tournament from a link or code.
+// Decision: × on a listed match or tournament asks first (forget / keep, in its row), and what is
+// forgotten waits under "Recently forgotten", with its tokens, until it is brought back: a match
+// whose edit link was only on this phone is never lost to a stray tap.
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { go } from '../router.js';
-import { forgetMatch, forgetTournament, recentMatches, recentTournaments } from '../store.js';
+import {
+  bringBack, forgetMatch, forgetTournament, forgotten, recentMatches, recentTournaments,
+} from '../store.js';
 import { gameName } from '../match-view.js';
 
 /** A pasted share link (…#/m/<id>?t=…) or a bare match code → the route to open. */
@@ -15,28 +20,57 @@ export function routeFor(text) {
   return null;
 }
 
+const matchLink = (m) => h('a', { class: 'recent-match', href: `#/m/${encodeURIComponent(m.id)}` },
+  h('strong', {}, gameName(m.game)),
+  h('span', {}, m.players.join(', ')),
+  h('span', { class: 'note' }, m.status === 'finished' ? t('start.finished') : t('start.rounds', { n: m.rounds })));
+
+const tournamentLink = (x) => h('a', { class: 'recent-match', href: `#/t/${encodeURIComponent(x.id)}` },
+  h('strong', {}, x.name),
+  h('span', { class: 'note' }, [gameName(x.game), x.token && t('start.organiser')].filter(Boolean).join(' · ')));
+
+/** A listed item with × that asks before `forget()` runs; `redraw` draws the lists again. */
+function forgettable(link, name, forget, redraw) {
+  const row = h('li', {});
+  const asking = () => replace(row, h('div', { class: 'forget-ask', role: 'group', 'aria-label': name },
+    h('p', {}, t('start.forget_ask', { name })),
+    h('div', { class: 'row' },
+      h('button', { type: 'button', class: 'secondary', onclick: () => { forget(); redraw(); } },
+        t('start.forget_yes')),
+      h('button', { type: 'button', onclick: listed }, t('start.forget_no')))));
+  function listed() {
+    replace(row, link, h('button', { type: 'button', class: 'icon', 'aria-label': t('start.forget', { game: name }),
+      onclick: () => { asking(); row.querySelector('button').focus(); } }, '×'));
+  }
+  listed();
+  return row;
+}
+
 export function startScreen(root) {
   const list = h('ul', { class: 'recent' });
-  const drawList = () => {
+  const tournaments = h('ul', { class: 'recent' });
+  const tournamentPanel = h('section', { class: 'panel' }, h('h2', {}, t('start.tournaments')), tournaments);
+  const aside = h('ul', { class: 'recent' });
+  const asidePanel = h('details', { class: 'panel forgotten' });
+
+  function draw() {
     const recent = recentMatches();
     replace(list, recent.length === 0 ? h('li', { class: 'hint' }, t('start.none'))
-      : recent.map((m) => h('li', {},
-        h('a', { class: 'recent-match', href: `#/m/${encodeURIComponent(m.id)}` },
-          h('strong', {}, gameName(m.game)),
-          h('span', {}, m.players.join(', ')),
-          h('span', { class: 'note' }, m.status === 'finished' ? t('start.finished')
-            : t('start.rounds', { n: m.rounds }))),
-        h('button', { type: 'button', class: 'icon', 'aria-label': t('start.forget', { game: gameName(m.game) }),
-          onclick: () => { forgetMatch(m.id); drawList(); } }, '×'))));
-  };
-  drawList();
-  const tournaments = h('ul', { class: 'recent' });
-  const drawTournaments = () => replace(tournaments, recentTournaments().filter((x) => x.name).map((x) => h('li', {},
-    h('a', { class: 'recent-match', href: `#/t/${encodeURIComponent(x.id)}` }, h('strong', {}, x.name),
-      h('span', { class: 'note' }, [gameName(x.game), x.token && t('start.organiser')].filter(Boolean).join(' · '))),
-    h('button', { type: 'button', class: 'icon', 'aria-label': t('start.forget', { game: x.name }),
-      onclick: () => { forgetTournament(x.id); drawTournaments(); } }, '×'))));
-  drawTournaments();
+      : recent.map((m) => forgettable(matchLink(m), gameName(m.game), () => forgetMatch(m.id), draw)));
+    const held = recentTournaments().filter((x) => x.name);
+    replace(tournaments, held.map((x) => forgettable(tournamentLink(x), x.name, () => forgetTournament(x.id), draw)));
+    tournamentPanel.hidden = held.length === 0;
+    const gone = forgotten().filter((item) => item.kind === 'match' || item.entry.name);
+    replace(aside, gone.map((item) => h('li', {},
+      item.kind === 'match' ? matchLink(item.entry) : tournamentLink(item.entry),
+      h('button', { type: 'button', class: 'secondary',
+        'aria-label': t('start.bring_back_name', { name: item.kind === 'match' ? gameName(item.entry.game) : item.entry.name }),
+        onclick: () => { bringBack(item.kind, item.entry.id); draw(); } }, t('start.bring_back')))));
+    replace(asidePanel, h('summary', {}, t('start.forgotten', { n: gone.length })), aside);
+    asidePanel.hidden = gone.length === 0;
+  }
+  draw();
+
   const input = h('input', { id: 'open-code', type: 'text', autocomplete: 'off', autocapitalize: 'off',
     placeholder: t('start.open_placeholder') });
   const problem = h('p', { class: 'field-error', role: 'alert', hidden: true });
@@ -53,7 +87,5 @@ export function startScreen(root) {
       h('a', { class: 'button primary', href: '#/new' }, t('start.new')),
       h('a', { class: 'button secondary', href: '#/t/new' }, t('start.new_tournament'))),
     h('section', { class: 'panel' }, h('h2', {}, t('start.recent')), list),
-    tournaments.childElementCount > 0 && h('section', { class: 'panel' }, h('h2', {}, t('start.tournaments')),
-      tournaments),
-    h('section', { class: 'panel' }, open));
+    tournamentPanel, h('section', { class: 'panel' }, open), asidePanel);
 }

@@ -68,30 +68,92 @@ function exportsPanel(tournament, organiser) {
         .catch((error) => toast(tournamentProblem(error))) }, t('tt.backup')));
 }
 
+/** Name and club fields of a player (registering or correcting one), the clubs seen offered. */
+function playerFields(prefix) {
+  const name = h('input', { id: `${prefix}-name`, type: 'text', autocomplete: 'off', maxlength: 60,
+    enterkeyhint: 'next' });
+  const club = h('input', { id: `${prefix}-club`, type: 'text', autocomplete: 'off', maxlength: 60,
+    list: 'tt-clubs' });
+  // Enter in the name goes on to the club: a half-typed player is never sent.
+  name.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    club.focus();
+  });
+  return { name, club, el: [
+    h('div', { class: 'field', 'data-path': 'name' }, h('label', { for: name.id }, t('tt.player_name')), name),
+    h('div', { class: 'field', 'data-path': 'club' }, h('label', { for: club.id }, t('tt.player_club')), club,
+      h('p', { class: 'hint' }, t('tt.club_hint')))] };
+}
+
+/** The clubs of the players registered so far, offered as a club field is typed. */
+function fillClubs(list, tournament) {
+  const clubs = [...new Set(tournament.players.map((p) => p.club).filter(Boolean))].sort();
+  replace(list, clubs.map((club) => h('option', { value: club })));
+}
+
+// Decision: both fields start empty for the next player; the clubs already registered are offered
+// while the club is typed, so players of one club are entered quickly without carrying a club over
+// to someone who has none.
 function registerForm(id, onAdded) {
-  const name = h('input', { id: 'tt-player-name', type: 'text', autocomplete: 'off', maxlength: 60 });
-  const club = h('input', { id: 'tt-player-club', type: 'text', autocomplete: 'off', maxlength: 60 });
+  const fields = playerFields('tt-player');
   const form = h('form', { class: 'panel register', novalidate: true },
-    h('h2', {}, t('tt.register')),
-    h('div', { class: 'field', 'data-path': 'name' }, h('label', { for: 'tt-player-name' }, t('tt.player_name')), name),
-    h('div', { class: 'field', 'data-path': 'club' }, h('label', { for: 'tt-player-club' }, t('tt.player_club')), club,
-      h('p', { class: 'hint' }, t('tt.club_hint'))),
+    h('h2', {}, t('tt.register')), fields.el,
     h('button', { type: 'submit', class: 'primary' }, t('tt.add_player')));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     clearErrors(form);
     try {
       const player = await tournamentCall(id, '/players', { method: 'POST', write: true,
-        body: { name: name.value.trim(), club: club.value.trim() || null } });
+        body: { name: fields.name.value.trim(), club: fields.club.value.trim() || null } });
       toast(t('tt.added', { name: player.name }));
-      name.value = '';
-      name.focus();
+      fields.name.value = '';
+      fields.club.value = '';
+      fields.name.focus();
       onAdded();
     } catch (error) {
       showErrors(form, error instanceof Problem ? error.errors : [], tournamentProblem(error));
     }
   });
   return form;
+}
+
+/**
+ * Correcting a registered player's name or club (organiser): a panel of its own, never redrawn by
+ * live updates, filled when a player's row opens it (and empty otherwise, so its fields are never
+ * mistaken for the registration's). Returns the panel and `open(player)`.
+ */
+function editPlayerForm(id, onSaved) {
+  const form = h('form', { class: 'panel edit-player', novalidate: true, hidden: true });
+  let player = null;
+  let fields = null;
+  const close = () => { form.hidden = true; replace(form); };
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    try {
+      const saved = await tournamentCall(id, `/players/${player.id}`, { method: 'PATCH', write: true,
+        body: { name: fields.name.value.trim(), club: fields.club.value.trim() || null } });
+      toast(t('tt.player_saved', { name: saved.name }));
+      close();
+      onSaved();
+    } catch (error) {
+      showErrors(form, error instanceof Problem ? error.errors : [], tournamentProblem(error));
+    }
+  });
+  const open = (chosen) => {
+    player = chosen;
+    fields = playerFields('tt-edit');
+    fields.name.value = player.name;
+    fields.club.value = player.club ?? '';
+    replace(form, h('h2', {}, t('tt.edit_player', { name: player.name })), fields.el,
+      h('div', { class: 'row' },
+        h('button', { type: 'submit', class: 'primary' }, t('tt.edit_save')),
+        h('button', { type: 'button', onclick: close }, t('edit.cancel'))));
+    form.hidden = false;
+    fields.name.focus();
+  };
+  return { form, open };
 }
 
 export async function dashboardScreen(root, id) {
@@ -105,6 +167,8 @@ export async function dashboardScreen(root, id) {
   const players = h('section', { class: 'panel players-panel' });
   const table = h('section', { class: 'panel' });
   const earlier = h('div');
+  const clubs = h('datalist', { id: 'tt-clubs' });
+  const editing = editPlayerForm(id, () => act(async () => {}, players));
 
   // Every read after an action or a live change goes through one queue: a slow answer never
   // overwrites a newer one.
@@ -160,9 +224,12 @@ export async function dashboardScreen(root, id) {
           'data-player': p.id, class: p.active ? null : 'inactive' },
         h('a', { class: 'recent-match', href: `${base}/p/${p.id}` }, h('strong', {}, p.name),
           h('span', { class: 'note' }, [p.club, !p.active && t('tt.dropped_out')].filter(Boolean).join(' · '))),
+        organiser && h('button', { type: 'button', class: 'icon edit-player-button',
+          'aria-label': t('tt.edit_player', { name: p.name }), onclick: () => editing.open(p) }, '✎'),
         organiser && h('button', { type: 'button', class: 'secondary',
           'aria-label': t(p.active ? 'tt.drop_out_name' : 'tt.come_back_name', { name: p.name }),
           onclick: () => toggle(p) }, t(p.active ? 'tt.drop_out' : 'tt.come_back'))))));
+    fillClubs(clubs, tournament);
   }
 
   function draw() {
@@ -176,7 +243,8 @@ export async function dashboardScreen(root, id) {
   const link = `${location.origin}${location.pathname}${tournamentRoute(id)}${view ? `?v=${encodeURIComponent(view)}` : ''}`;
   const code = h('div', { class: 'qr', role: 'img', 'aria-label': t('share.qr_of', { what: t('tt.link') }) });
   code.innerHTML = qrSvg(link);
-  replace(root, head, round, organiser && registerForm(id, () => act(async () => {}, players)), players, table,
+  replace(root, head, round, organiser && registerForm(id, () => act(async () => {}, players)), players,
+    organiser && editing.form, clubs, table,
     earlier, exportsPanel(tournament, organiser),
     h('details', { class: 'panel' }, h('summary', {}, t('tt.link')), h('p', { class: 'hint' }, t('tt.link_hint')),
       code, h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('tt.link'), class: 'link' })));
