@@ -25,18 +25,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
-import socket
-import subprocess
 import sys
-import tempfile
-import time
 import urllib.request
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 PHONE = {"width": 360, "height": 640}
@@ -213,40 +206,6 @@ def heights(page: Any, base: str) -> dict[str, int]:
     return found
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-@contextmanager
-def served_app() -> Iterator[str]:
-    """``tafelrunde serve`` on a free port with a SQLite file of its own."""
-    with tempfile.TemporaryDirectory() as workdir:
-        port = free_port()
-        env = {k: v for k, v in os.environ.items() if not k.startswith("TAFELRUNDE_")}
-        env["TAFELRUNDE_DATABASE_URL"] = f"sqlite+aiosqlite:///{Path(workdir) / 'taps.db'}"
-        process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
-            cwd=workdir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 180
-            while True:
-                try:
-                    with urllib.request.urlopen(f"{base}/api/v1/health", timeout=2):
-                        break
-                except OSError:
-                    if process.poll() is not None or time.monotonic() > deadline:
-                        raise SystemExit("the server did not start") from None
-                    time.sleep(0.1)
-            yield base
-        finally:
-            process.terminate()
-            process.wait()
-
-
 def report(rounds: list[Round], tall: dict[str, int]) -> int:
     print(f"{'round':<14}{'taps':>6}{'fields':>8}{'total':>7}{'target':>8}{'scrolls':>9}"
           f"{'height px':>11}{'screens':>9}")
@@ -271,6 +230,9 @@ def main() -> int:
         print("chromium is not installed (Debian package `chromium`)", file=sys.stderr)
         return 2
     from playwright.sync_api import sync_playwright
+
+    # Run as a script, bench/ is on the path: the server is the one the weight bench starts.
+    from pwa_weight import served_app
 
     with served_app() as base, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=executable, args=ARGS)
