@@ -130,7 +130,7 @@ def serve(settings: Settings) -> int:
     try:
         listener = listen(settings.host, settings.port)
     except OSError as error:  # taken, not allowed, or no such address
-        print(f"cannot listen on {settings.host} port {settings.port}: "
+        print(f"tafelrunde: cannot listen on {settings.host} port {settings.port}: "
               f"{error.strerror or error}", file=sys.stderr)
         return 1
     with listener:

@@ -157,7 +157,7 @@ def test_serve_names_a_port_it_cannot_take_and_migrates_nothing(
         port = taken.getsockname()[1]
         assert cli.main(["serve", "--port", str(port)]) == 1
     assert capsys.readouterr().err == (
-        f"cannot listen on 127.0.0.1 port {port}: Address already in use\n")
+        f"tafelrunde: cannot listen on 127.0.0.1 port {port}: Address already in use\n")
     assert list(tmp_path.iterdir()) == []
 
 
