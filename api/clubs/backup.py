@@ -38,13 +38,10 @@ from api.clubs import schemas as s
 from api.clubs.members import INSERT_MEMBER, MEMBERS, name_key
 from api.clubs.models import CLUB_NAME_LENGTH, MEMBER_NAME_LENGTH
 from api.clubs.service import (
-    CLUB_ID_BYTES,
     CLUB_NAME_NEEDED,
-    INSERT_CLUB,
     MATCHES,
     MEMBER_NAME_NEEDED,
-    ClubRecord,
-    club_columns,
+    add_club,
     club_view,
     load_club,
 )
@@ -197,13 +194,8 @@ async def import_backup(session: AsyncSession, body: s.ClubBackup) -> s.CreatedC
     if problems:
         raise Unprocessable(_("The backup does not describe a club."), errors=problems)
     assert name is not None
-    tokens = auth.new_tokens()
-    at = now()
-    club = ClubRecord(id=secrets.token_urlsafe(CLUB_ID_BYTES), name=name,
-                      token_hash=auth.token_hash(tokens.write),
-                      view_token_hash=auth.token_hash(tokens.view), finished=0, version=1,
-                      created_at=at, updated_at=at)
-    await session.execute(INSERT_CLUB, club_columns(club))
+    club, tokens = await add_club(session, name)
+    at = club.created_at
     statements = EngineStatements(session)
     if body.members:
         await statements.run(INSERT_MEMBER, [{

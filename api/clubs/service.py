@@ -511,8 +511,8 @@ async def _publish(broker: Broker, change: ledger.ClubChange, action: str) -> No
                          Change(change.version, action, None))
 
 
-async def create_club(session: AsyncSession, body: s.NewClub) -> s.CreatedClub:
-    name = checked_name(body.name, "name", CLUB_NAME_LENGTH, CLUB_NAME_NEEDED)
+async def add_club(session: AsyncSession, name: str) -> tuple[ClubRecord, auth.TokenPair]:
+    """Insert a new club with fresh tokens (stored as hashes) in the caller's transaction."""
     tokens = auth.new_tokens()
     at = now()
     club = ClubRecord(id=secrets.token_urlsafe(CLUB_ID_BYTES), name=name,
@@ -520,6 +520,13 @@ async def create_club(session: AsyncSession, body: s.NewClub) -> s.CreatedClub:
                       view_token_hash=auth.token_hash(tokens.view), finished=0, version=1,
                       created_at=at, updated_at=at)
     await session.execute(INSERT_CLUB, club_columns(club))
+    return club, tokens
+
+
+async def create_club(session: AsyncSession, body: s.NewClub) -> s.CreatedClub:
+    name = checked_name(body.name, "name", CLUB_NAME_LENGTH, CLUB_NAME_NEEDED)
+    club, tokens = await add_club(session, name)
+    at = club.created_at
     await session.commit()
     return s.CreatedClub(id=club.id, name=club.name, players=[], games=[], finished_matches=0,
                          version=club.version, created_at=at, updated_at=at,
