@@ -23,7 +23,7 @@ import re
 import socket
 import sqlite3
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import cast
@@ -33,6 +33,7 @@ from alembic.config import Config
 from alembic.util.exc import CommandError
 
 from api.settings import PREFIX, Settings, SettingsError, shipped
+from api.tournaments.limits import MAX_BACKUP_ITEMS, MAX_ROUNDS, MAX_TABLE_SIZE
 from scoring.errors import InvalidInput
 from scoring.tournament import MODES, plan_for_cli
 
@@ -170,13 +171,35 @@ def parser() -> argparse.ArgumentParser:
     load = commands.add_parser("restore", help="replace the SQLite database with a backup FILE")
     load.add_argument("file", help="a file made by tafelrunde backup")
     plan = commands.add_parser("seating", help="plan a tournament's seating ahead")
-    plan.add_argument("--players", type=int, required=True, help="number of players")
-    plan.add_argument("--table-size", type=int, required=True, help="preferred table size")
-    plan.add_argument("--rounds", type=int, required=True, help="number of rounds")
+    plan.add_argument("--players", type=whole_number(2, MAX_BACKUP_ITEMS), required=True,
+                      help=f"number of players (2 to {MAX_BACKUP_ITEMS})")
+    plan.add_argument("--table-size", type=whole_number(2, MAX_TABLE_SIZE), required=True,
+                      help=f"preferred table size (2 to {MAX_TABLE_SIZE})")
+    plan.add_argument("--rounds", type=whole_number(1, MAX_ROUNDS), required=True,
+                      help=f"number of rounds (1 to {MAX_ROUNDS})")
     plan.add_argument("--mode", choices=MODES, default="mix", help="seating mode (mix)")
     plan.add_argument("--seed", type=int, default=0, help="seed of the plan (0)")
     plan.add_argument("--json", action="store_true", help="print the plan as JSON")
     return root
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An option's reader refusing anything but a whole number from ``low`` to ``high``.
+
+    argparse names the option in its one-line error and exits with status 2; the bounds are the
+    ones a tournament has in the API (a table seats 2 at least; a tournament's players are as many
+    as its backup holds), so a plan made here can be made there.
+    """
+    def read(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number from {low} to {high}, not {text!r}")
+        return value
+    return read
 
 
 def seating(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ import msgspec
 
 from api.clubs.models import CLUB_ID_LENGTH
 from api.games.schemas import RoundEntry
+from api.tournaments.limits import MAX_BACKUP_ITEMS, MAX_ROUNDS, MAX_TABLE_SIZE
 from api.tournaments.models import (
     CLUB_LENGTH,
     DEVICE_ID_LENGTH,
@@ -19,12 +20,9 @@ from api.tournaments.models import (
     PLAYER_NAME_LENGTH,
 )
 
-MAX_ROUNDS = 50
-MAX_TABLE_SIZE = 64
 MAX_SEED = 2**31 - 1
 MIN_SEED = -(2**31)
 MAX_PLACE_POINTS = 1_000_000
-MAX_BACKUP_ITEMS = 10_000
 
 Seating = Literal["random", "swiss", "mix"]
 Tiebreak = Literal["points", "average_points", "score_share", "opponents", "table_wins"]

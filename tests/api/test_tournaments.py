@@ -707,11 +707,29 @@ def test_the_seating_command_prints_a_plan_without_repeats_as_json(
         assert sorted(p for table in tables for p in table) == list(range(9))
 
 
-def test_the_seating_command_explains_an_impossible_plan(
+@pytest.mark.parametrize(("option", "value", "expected"), [
+    ("--players", "-3", "from 2 to 10000"), ("--players", "1", "from 2 to 10000"),
+    ("--players", "10001", "from 2 to 10000"), ("--rounds", "0", "from 1 to 50"),
+    ("--rounds", "51", "from 1 to 50"), ("--table-size", "1", "from 2 to 64"),
+    ("--table-size", "65", "from 2 to 64"), ("--table-size", "four", "from 2 to 64"),
+])
+def test_the_seating_command_refuses_a_number_out_of_range_naming_the_option(
+    option: str, value: str, expected: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    given = {"--players": "12", "--table-size": "4", "--rounds": "3", option: value}
+    with pytest.raises(SystemExit) as refused:
+        cli.main(["seating", *(part for pair in given.items() for part in pair)])
+    assert refused.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines()[-1] == (
+        f"tafelrunde seating: error: argument {option}: expected a whole number {expected}, "
+        f"not {value!r}")
+
+
+def test_the_seating_command_prints_the_repeats_any_plan_must_have(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert cli.main(["seating", "--players", "1", "--table-size", "3", "--rounds", "2"]) == 2
-    assert "1 player cannot fill a table" in capsys.readouterr().err
     assert cli.main(["seating", "--players", "4", "--table-size", "2", "--rounds", "1"]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == (
         "repeated meetings: 0 (any plan has at least 0)")
