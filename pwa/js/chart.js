@@ -74,7 +74,8 @@ function table({ title, xLabel, series, formatX, formatY }) {
 
 /**
  * A <figure class="chart"> with the title as its caption, the drawing (aria-hidden) and a visually
- * hidden table of the same numbers. `series` is [{ name, points: [{ x, y }] }] with numeric x and y;
+ * hidden table of the same numbers. `series` is [{ name, points: [{ x, y }], strong }] with numeric
+ * x and y; a `strong` series (a match's winner) is drawn and named bolder;
  * `formatX` / `formatY` write the numbers as the reader reads them (ticks and table alike).
  * Null when no series has a point.
  */
@@ -111,15 +112,15 @@ export function lineChart({ title, xLabel, yLabel, series, formatX = String, for
     const colour = `var(--chart-${index % COLOURS})`;
     const kind = MARKERS[index % MARKERS.length];
     const last = points[points.length - 1];
-    labels.push({ name: shortName(s.name), colour, kind, y: sy(last.y) });
-    return svg('g', { class: 'chart-series', 'data-series': s.name, stroke: colour, fill: colour },
+    labels.push({ name: shortName(s.name), colour, kind, y: sy(last.y), strong: s.strong });
+    return svg('g', { class: s.strong ? 'chart-series strong' : 'chart-series', 'data-series': s.name, stroke: colour, fill: colour },
       svg('path', { d: points.map((p, i) => `${i ? 'L' : 'M'}${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`).join(''),
-        fill: 'none', 'stroke-width': 2, 'stroke-dasharray': DASHES[index % DASHES.length] || null }),
+        fill: 'none', 'stroke-width': s.strong ? 3.5 : 2, 'stroke-dasharray': DASHES[index % DASHES.length] || null }),
       points.map((p) => marker(kind, sx(p.x), sy(p.y))));
   });
   spread(labels, plot.top, plot.bottom);
   // The name in the text colour (legible on any background) after its series' marker.
-  const names = svg('g', { class: 'chart-labels' }, labels.map((l) => svg('g', { stroke: l.colour, fill: l.colour },
+  const names = svg('g', { class: 'chart-labels' }, labels.map((l) => svg('g', { stroke: l.colour, fill: l.colour, class: l.strong ? 'strong' : null },
     marker(l.kind, plot.right + 14, l.y),
     svg('text', { x: plot.right + 21, y: l.y, 'dominant-baseline': 'middle' }, l.name))));
 

@@ -30,6 +30,11 @@ export function header(view, active) {
       href, 'aria-current': key === active ? 'page' : null }, t(`nav.${key}`)))));
 }
 
+/** The names of the sides that won (a player, a team, the solo AI); empty until the match ends. */
+export function winnerNames(match) {
+  return match.standings.filter((row) => match.winners.includes(row.team ?? row.seat)).map((row) => row.name);
+}
+
 export function standingsTable(match) {
   const rows = match.standings;
   const columns = rows.length ? Object.keys(rows[0]).filter((k) => !FIXED.has(k)) : [];

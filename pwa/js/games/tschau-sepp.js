@@ -18,6 +18,9 @@ const MODE_KEY = 'tafelrunde.tschau-sepp.mode';
 
 export const sides = (match) => match.players.map((p) => ({ seats: [p.seat], name: p.name }));
 
+/** A match played for wins is charted by its wins first: its penalty points are only kept. */
+export const chartTotals = (match) => (match.options.scoring === 'wins' ? ['wins'] : []);
+
 export function roundCells(match, round) {
   const winner = round.result.winner;
   return round.result.penalty.map((p, seat) => (seat === winner ? '★' : number(p)));

@@ -1,9 +1,11 @@
-// Standings after every round: rank, totals, who deals next, and the round-by-round sheet.
+// Standings after every round: rank, totals, who deals next, the running totals as a chart and the
+// round-by-round sheet.
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { follow, oneAtATime } from '../live.js';
 import { go } from '../router.js';
 import { errorScreen, header, loadView, nextDealer, roundSheet, standingsTable } from '../match-view.js';
+import { scoreChart } from '../score-chart.js';
 
 export async function standingsScreen(root, id) {
   let view;
@@ -19,6 +21,7 @@ export async function standingsScreen(root, id) {
         finished ? h('a', { class: 'button primary', href: `${base}/winner` }, t('standings.see_winner'))
           : view.canWrite && h('a', { class: 'button primary next-round', href: base },
             t('standings.enter_round', { n: match.rounds.length + 1 }))),
+      scoreChart(view),
       match.rounds.length > 0 && h('section', { class: 'panel' }, h('h2', {}, t('sheet.rounds')), roundSheet(view)));
   }
   replace(root, header(view, 'standings'), body);
