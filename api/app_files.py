@@ -10,12 +10,17 @@ file again into a cache named after the new version. The folder may be the repos
 or the copy installed with the package: it is read the same way, when asked, so a file edited
 while the server runs counts at once too.
 
-Every file is answered with ``Cache-Control: no-cache`` and an ``ETag`` made from its content; a
-request whose ``If-None-Match`` names that tag gets 304 Not Modified without a body. Why not a
-long ``max-age``: the files' names carry no hash (there is no build step), so a browser must ask
-whether its copy is still current, and a 304 makes asking cheap. The service worker's cache is
-what makes the app instant and offline; phones that open the app over plain ``http`` from a
-club's local network get no service worker (it needs a secure context) and rely on this alone.
+Every file is answered with ``Cache-Control: no-cache`` and an ``ETag`` made from its content
+(with ``-gz`` for its gzip-compressed bytes, :mod:`api.compression`); a request whose
+``If-None-Match`` names the tag of the bytes it would be sent gets 304 Not Modified without a
+body. A tag of the other coding does not match: the client holds other bytes than the ones this
+request selects, and a 304 naming a tag it does not hold would update nothing in its cache.
+
+Why not a long ``max-age``: the files' names carry no hash (there is no build step), so a browser
+must ask whether its copy is still current, and a 304 makes asking cheap. The service worker's
+cache is what makes the app instant and offline; phones that open the app over plain ``http``
+from a club's local network get no service worker (it needs a secure context) and rely on this
+alone.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import json
 import mimetypes
 import stat
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, NamedTuple
 
 from litestar import get
 from litestar.datastructures import CacheControlHeader, Headers, MutableScopeHeaders
@@ -35,13 +40,18 @@ from litestar.middleware import DefineMiddleware
 from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.compression import is_compressible
+from api.compression import coded_tag, gzips, is_compressible
 
 PRECACHE_MODULE = "precache.js"
 SERVICE_WORKER = "sw.js"
 SHELL = "index.html"
 DIGEST_CHARS = 16  # 64 bits of SHA-256: tags and versions of one app's few dozen files
 REVALIDATE = "no-cache"
+
+
+class Content(NamedTuple):
+    digest: str
+    size: int
 
 
 class AppFiles:
@@ -58,6 +68,12 @@ class AppFiles:
     def digest(self, relative: str) -> str | None:
         """The content hash of the file at ``relative`` (a POSIX path), or None if the app has
         no such file."""
+        content = self.content(relative)
+        return None if content is None else content.digest
+
+    def content(self, relative: str) -> Content | None:
+        """The content hash and size of the file at ``relative``, or None if the app has no such
+        file."""
         parts = PurePosixPath(relative).parts
         if not parts or any(part.startswith(".") or part == "/" for part in parts):
             return None
@@ -71,10 +87,10 @@ class AppFiles:
         seen = (status.st_ino, status.st_size, status.st_mtime_ns)
         known = self._hashed.get(relative)
         if known is not None and known[:3] == seen:
-            return known[3]
+            return Content(known[3], status.st_size)
         digest = hashlib.sha256(path.read_bytes()).hexdigest()[:DIGEST_CHARS]
         self._hashed[relative] = (*seen, digest)
-        return digest
+        return Content(digest, status.st_size)
 
     def listing(self) -> dict[str, str]:
         """Every file of the app with its content hash, by path, in path order."""
@@ -136,12 +152,14 @@ class Revalidation:
         relative = scope["path"].lstrip("/")
         if not relative or relative.endswith("/"):
             relative += SHELL
-        digest = self.files.digest(relative) if scope["type"] == ScopeType.HTTP else None
-        if digest is None:
+        content = self.files.content(relative) if scope["type"] == ScopeType.HTTP else None
+        if content is None:
             await self.app(scope, receive, send)
             return
-        tag = f'"{digest}"'
-        if entity_tag_matches(Headers.from_scope(scope).get("if-none-match", ""), tag):
+        asked = Headers.from_scope(scope)
+        tag = coded_tag(content.digest, gzips(
+            media_type(relative), content.size, asked.get("accept-encoding", "")))
+        if entity_tag_matches(asked.get("if-none-match", ""), tag):
             await send(not_modified(tag, relative))
             await send({"type": "http.response.body", "body": b"", "more_body": False})
             return
@@ -159,9 +177,14 @@ class Revalidation:
 def not_modified(tag: str, relative: str) -> Message:
     """A 304's head: the headers a 200 would have had that say which copy is current."""
     headers = [(b"etag", tag.encode()), (b"cache-control", REVALIDATE.encode())]
-    if is_compressible(mimetypes.guess_type(relative)[0] or ""):
+    if is_compressible(media_type(relative)):
         headers.append((b"vary", b"Accept-Encoding"))
     return {"type": "http.response.start", "status": 304, "headers": headers}
+
+
+def media_type(relative: str) -> str:
+    """The file's media type, guessed from its name as the static files router does."""
+    return mimetypes.guess_type(relative)[0] or ""
 
 
 def pwa_routes(pwa_dir: Path) -> list[Any]:

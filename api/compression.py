@@ -15,12 +15,14 @@ Decisions:
 - ``Vary: Accept-Encoding`` on every text answer whose bytes depend on it: a compressed one, and
   a plain one sent to a client that does not accept gzip, so a shared cache never hands either
   to the other kind of client. (An answer under 1 KiB is the same for everyone.)
-- Entity tags are left as they are: the same tag for the plain and the compressed bytes. A
-  match's ``ETag`` is its version (``"7"``, the HTTP contract) and names the state that
-  ``If-Match`` protects, not a byte sequence; the app's files are tagged by the hash of their
-  content (``api.app_files``). RFC 9110 asks for a different strong tag per content coding so
-  that a cache can never splice byte ranges of two codings together; no answer of ours takes a range
-  request, so that cannot happen, and ``If-Match`` keeps working with the tag a client was given.
+- Entity tags: the app's files are tagged by the hash of their content (``api.app_files``), and
+  the gzip-compressed bytes of a file are another representation, so they carry another strong
+  tag, the content's with ``-gz`` (RFC 9110, 8.8.3: a strong tag names one sequence of bytes, so
+  that a cache never splices byte ranges of two codings together or takes one for the other).
+  ``api.app_files`` asks :func:`gzips` which bytes a request will get and tags them (200 and
+  304 alike). A match's ``ETag`` is left alone: it is its version (``"7"``, the HTTP contract),
+  names the state that ``If-Match`` protects rather than a byte sequence, and no answer of the
+  API takes a range request.
 """
 
 from __future__ import annotations
@@ -34,8 +36,22 @@ from litestar.types import Message, Receive, Scope, Send
 MINIMUM_SIZE = 1024
 GZIP_LEVEL = 6
 EVENT_STREAM = "text/event-stream"
+GZIP_TAG_SUFFIX = "-gz"
 TEXT_APPLICATION_TYPES = frozenset({
     "application/json", "application/javascript", "application/xml", "image/svg+xml"})
+
+
+def gzips(content_type: str, size: int, accept_encoding: str) -> bool:
+    """Whether an answer of this media type and size in bytes goes out gzip-compressed to a
+    client sending this ``Accept-Encoding``: the choice :class:`TextCompression` makes, with the
+    minimum size Litestar's compressor applies to a body sent in one piece."""
+    return is_compressible(content_type) and size >= MINIMUM_SIZE and accepts_gzip(
+        accept_encoding)
+
+
+def coded_tag(opaque: str, gzipped: bool) -> str:
+    """The strong entity tag of the content tagged ``opaque``, as plain or as gzip bytes."""
+    return f'"{opaque}{GZIP_TAG_SUFFIX}"' if gzipped else f'"{opaque}"'
 
 
 def is_compressible(content_type: str) -> bool:

@@ -1,6 +1,6 @@
 """How answers travel: gzip for text the client accepts (never for images), match versions as
-entity tags whatever the coding, the app's files revalidated by content, and the service
-worker's precache list written from the files themselves."""
+entity tags whatever the coding, the app's files revalidated by content (a tag per coding), and
+the service worker's precache list written from the files themselves."""
 
 from __future__ import annotations
 
@@ -116,6 +116,52 @@ async def test_an_app_file_is_revalidated_by_its_content_tag(client: Client) -> 
     assert other.text == (REPO_ROOT / "pwa" / "js" / "app.js").read_text(encoding="utf-8")
     for page in ("/", "/index.html", "/sw.js"):
         assert (await client.get(page)).headers["cache-control"] == "no-cache"
+
+
+async def test_the_gzip_and_the_plain_bytes_of_an_app_file_carry_different_strong_tags(
+        client: Client) -> None:
+    """RFC 9110 (8.8.3): a strong tag names one sequence of bytes, so each coding has its own;
+    If-None-Match matches the tag of the bytes this request would be sent, weakly compared."""
+    compressed = await client.get("/js/app.js", headers=GZIP)
+    plain = await client.get("/js/app.js", headers=PLAIN)
+    assert compressed.headers["content-encoding"] == "gzip"
+    assert "content-encoding" not in plain.headers
+    gz_tag, plain_tag = compressed.headers["etag"], plain.headers["etag"]
+    assert gz_tag == plain_tag.removesuffix('"') + '-gz"'
+    assert not gz_tag.startswith("W/")
+    assert not plain_tag.startswith("W/")
+    for answer in (compressed, plain):
+        assert "accept-encoding" in answer.headers["vary"].lower()
+
+    for encoding, tag in ((GZIP, gz_tag), (PLAIN, plain_tag)):
+        for asked in (tag, f"W/{tag}", f'"other", {tag}', "*"):
+            again = await client.get("/js/app.js", headers={**encoding, "If-None-Match": asked})
+            assert again.status_code == 304, (encoding, asked)
+            assert again.headers["etag"] == tag
+            assert "accept-encoding" in again.headers["vary"].lower()
+    # The other coding's tag names bytes this client is not being sent: the whole file, tagged.
+    switched = await client.get("/js/app.js", headers={**GZIP, "If-None-Match": plain_tag})
+    assert (switched.status_code, switched.headers["etag"]) == (200, gz_tag)
+    assert switched.headers["content-encoding"] == "gzip"
+    switched = await client.get("/js/app.js", headers={**PLAIN, "If-None-Match": gz_tag})
+    assert (switched.status_code, switched.headers["etag"]) == (200, plain_tag)
+    assert "content-encoding" not in switched.headers
+
+
+async def test_every_app_file_is_tagged_as_the_coding_it_is_sent_in(client: Client) -> None:
+    """The tag is chosen before the compressor sees the bytes: for every file, small ones and
+    images included, a tag ends in -gz exactly when the bytes are gzip."""
+    _, files = await precache(client)
+    gzipped = set()
+    for file in files:
+        for encoding in (GZIP, PLAIN):
+            answer = await client.get(f"/{file}", headers=encoding)
+            coded = answer.headers.get("content-encoding") == "gzip"
+            assert answer.headers["etag"].endswith('-gz"') is coded, (file, encoding)
+            if coded:
+                gzipped.add(file)
+    assert {"js/app.js", "index.html", "i18n/de.json", "css/app.css"} <= gzipped
+    assert not {"manifest.webmanifest", "icons/icon.svg", "icons/icon-512.png"} & gzipped
 
 
 async def precache(client: Client) -> tuple[str, list[str]]:
