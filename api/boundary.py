@@ -18,14 +18,12 @@ import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-import msgspec
 from litestar import Litestar
 from litestar.routes import HTTPRoute
 from litestar.types import ASGIApp
 
-from api.i18n import _, words_for
-from api.i18n.http import choice_of
-from api.problems import PROBLEM_MEDIA_TYPE, TITLES, Fault, ProblemBody
+from api.i18n import _
+from api.problems import Fault, send_problem
 
 # Litestar's ASGI types are TypedDicts per event; these wrappers pass any event through.
 Message = dict[str, Any]
@@ -123,15 +121,6 @@ def _without_body(receive: Receive, send: Send) -> tuple[Receive, Send]:
 
 async def _refuse_path(scope: Any, send: Send) -> None:
     """400 in the request's language; said here, before Litestar (and its hooks) sees it."""
-    choice = choice_of(scope)
-    words = words_for(choice)
-    body = msgspec.json.encode(ProblemBody(
-        type="about:blank", title=words(TITLES[400]), status=400,
-        detail=words(_("The path contains a control character.")),
-        errors=[Fault("", "control_character", _(
-            "A path cannot contain control characters.", source="path")).said(words)]))
-    await send({"type": "http.response.start", "status": 400, "headers": [
-        (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
-        (b"content-length", str(len(body)).encode()),
-        (b"content-language", choice.language.encode()), (b"vary", b"Accept-Language")]})
-    await send({"type": "http.response.body", "body": body, "more_body": False})
+    await send_problem(scope, send, 400, _("The path contains a control character."), [
+        Fault("", "control_character", _("A path cannot contain control characters.",
+                                         source="path"))])

@@ -14,7 +14,7 @@ is raised with a :class:`~api.i18n.Phrase` (``raise Conflict(_("..."))``) and ea
 
 import logging
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from http import HTTPStatus
@@ -24,10 +24,11 @@ import msgspec
 from litestar import Request, Response
 from litestar.exceptions import HTTPException
 from litestar.openapi.datastructures import ResponseSpec
+from litestar.types import Scope
 
-from api.i18n import Phrase, Words, _
+from api.i18n import Phrase, Words, _, words_for
 from api.i18n.http import PROBLEM_MEDIA_TYPE as PROBLEM_MEDIA_TYPE
-from api.i18n.http import words_of
+from api.i18n.http import choice_of, words_of
 from scoring import registry
 from scoring.errors import Errors, FieldError
 from scoring.messages import NO_NAMES, Listed, Message, Names, Vocabulary
@@ -345,6 +346,27 @@ def problem_response(words: Words, status: int, detail: Phrase | None, errors: I
                     errors=[fault.said(words) for fault in errors]),
         status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=dict(headers or {}),
     )
+
+
+async def send_problem(scope: Scope, send: Callable[[Any], Awaitable[None]], status: int,
+                       detail: Phrase | None, errors: Iterable[Fault] = (),
+                       headers: Mapping[str, str] | None = None) -> None:
+    """The problem answer sent straight through ASGI, for answers given before Litestar sees
+    the request (a path it must not route, a connection over the server's limit)."""
+    choice = choice_of(scope)
+    words = words_for(choice)
+    title = words(TITLES.get(status, OTHER_TITLE))
+    body = msgspec.json.encode(ProblemBody(
+        type="about:blank", title=title, status=status,
+        detail=title if detail is None else words(detail),
+        errors=[fault.said(words) for fault in errors]))
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
+        (b"content-length", str(len(body)).encode()),
+        (b"content-language", choice.language.encode()), (b"vary", b"Accept-Language"),
+        *((name.lower().encode("latin-1"), value.encode("latin-1"))
+          for name, value in (headers or {}).items())]})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
 def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:

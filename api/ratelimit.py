@@ -33,15 +33,13 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import cast
 
-import msgspec
 from litestar.enums import ScopeType
 from litestar.middleware import ASGIMiddleware, DefineMiddleware
-from litestar.types import ASGIApp, HTTPResponseStartEvent, Message, Receive, Scope, Send
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from api.i18n import _n, words_for
-from api.i18n.http import choice_of
-from api.problems import PROBLEM_MEDIA_TYPE, TITLES, ProblemBody
+from api.i18n import _n
+from api.problems import send_problem
 
 WINDOW_SECONDS = 60.0
 MAX_KEYS = 10_000
@@ -129,16 +127,8 @@ class FailedTokenLimit(ASGIMiddleware):
 
 
 async def _too_many(scope: Scope, send: Send, wait: int) -> None:
-    words = words_for(choice_of(scope))
-    body = msgspec.json.encode(ProblemBody(
-        type="about:blank", title=words(TITLES[429]), status=429,
-        detail=words(_n("Too many refused tokens from this address for this match or tournament; "
-                        "try again in 1 second.",
-                        "Too many refused tokens from this address for this match or tournament; "
-                        "try again in {count} seconds.", count=wait))))
-    start: HTTPResponseStartEvent = {
-        "type": "http.response.start", "status": 429, "headers": [
-            (b"content-type", PROBLEM_MEDIA_TYPE.encode()), (b"retry-after", str(wait).encode()),
-            (b"content-length", str(len(body)).encode())]}
-    await send(start)
-    await send({"type": "http.response.body", "body": body, "more_body": False})
+    await send_problem(scope, send, 429, _n(
+        "Too many refused tokens from this address for this match or tournament; "
+        "try again in 1 second.",
+        "Too many refused tokens from this address for this match or tournament; "
+        "try again in {count} seconds.", count=wait), headers={"Retry-After": str(wait)})
