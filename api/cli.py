@@ -25,8 +25,9 @@ import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import fields
+from functools import partial
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 from alembic import command
 from alembic.config import Config
@@ -123,8 +124,49 @@ def address(listener: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
+FILES_BESIDES_CONNECTIONS = 256
+"""Open files a server process needs besides its clients' connections: database connections,
+the app's files being sent, the log."""
+
+
+def allow_connections(connections: int) -> None:
+    """Raise this process's soft limit on open files (often 1,024) so that ``connections``
+    fit: the server answers 503 at its own limit instead of failing to accept at the system's.
+    Worker processes inherit the limit."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + FILES_BESIDES_CONNECTIONS
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE,
+                           (wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard))
+
+
+def server_config(settings: Settings, app: Any) -> Any:
+    """uvicorn's configuration for ``serve``: the connection limits of :mod:`api.connections`."""
+    from api.connections import GuardedConfig, Limits
+
+    limits = Limits(header_timeout=settings.header_timeout, send_timeout=settings.send_timeout,
+                    max_connections=settings.max_connections)
+    # Open event streams never end by themselves; give them a moment, then stop anyway.
+    # proxy_headers=False: only the app decides whom to believe (TAFELRUNDE_TRUSTED_PROXIES);
+    # uvicorn on its own would trust X-Forwarded-For from 127.0.0.1.
+    return GuardedConfig(
+        app, limits, factory=settings.workers > 1, workers=settings.workers,
+        log_level="warning", access_log=False, proxy_headers=False,
+        timeout_keep_alive=settings.idle_timeout, timeout_graceful_shutdown=3,
+        # A worker busy with requests still answers its supervisor's ping from a thread; a
+        # loaded machine must not get it killed for answering late.
+        timeout_worker_healthcheck=30)
+
+
 def serve(settings: Settings) -> int:
+    """Listen, migrate once, then serve: in this process, or in ``settings.workers`` processes
+    spawned on the one listening socket (uvicorn's supervisor: Ctrl-C or SIGTERM stops them
+    all, a worker that dies is replaced). Each worker makes its own app from the settings."""
     import uvicorn
+    from uvicorn.config import STARTUP_FAILURE
+    from uvicorn.supervisors import Multiprocess
 
     from api.app import create_app
 
@@ -137,13 +179,16 @@ def serve(settings: Settings) -> int:
     with listener:
         reach(settings.database_url)
         upgrade(settings.database_url)
-        app = create_app(settings)
+        allow_connections(settings.max_connections)
+        if settings.workers > 1:
+            supervisor = Multiprocess(server_config(settings, partial(create_app, settings)),
+                                      sockets=[listener])
+            print(f"Tafelrunde is running at {address(listener)}", flush=True)
+            supervisor.run()
+            return 1 if any(worker.exitcode == STARTUP_FAILURE
+                            for worker in supervisor.processes) else 0
+        server = uvicorn.Server(server_config(settings, create_app(settings)))
         print(f"Tafelrunde is running at {address(listener)}", flush=True)
-        # Open event streams never end by themselves; give them a moment, then stop anyway.
-        # proxy_headers=False: only the app decides whom to believe (TAFELRUNDE_TRUSTED_PROXIES);
-        # uvicorn on its own would trust X-Forwarded-For from 127.0.0.1.
-        server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False,
-                                               proxy_headers=False, timeout_graceful_shutdown=3))
         with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises the Ctrl-C it handled
             server.run(sockets=[listener])
     return 0 if server.started else 1

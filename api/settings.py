@@ -20,6 +20,13 @@ Decisions:
   ``TAFELRUNDE_CORS_ORIGINS`` names origins; request bodies are capped at 256 KiB, far more
   than any round entry needs; 20 refused tokens per minute from one client address, then 429
   (``api.ratelimit``; 0 switches it off).
+* Connections (``api.connections``): 10 s for a request's head, 15 s idle between requests
+  (a reverse proxy keeps its own idle connections to us for less, see the README), 30 s for a
+  client that takes no bytes of an answer, 1,000 open connections per process: a phone with an
+  event stream open for each of 250 tables of four; beyond it a phone is told 503 and tries
+  again, rather than the server running out of file handles.
+* One worker process by default; ``--workers N`` needs PostgreSQL (refused on SQLite, exit
+  status 2, before the database is touched).
 """
 
 from __future__ import annotations
@@ -179,6 +186,25 @@ class Settings:
         "full", one_of(*SYNCHRONOUS),
         "full: every write answered as stored survives a power cut; normal: faster, a power cut "
         "may lose the last writes answered")
+    workers: int = setting(1, whole("a whole number of processes", 1, 64),
+                           "server processes sharing the port; more than 1 needs PostgreSQL",
+                           option="--workers")
+    header_timeout: int = setting(
+        10, whole("a whole number of seconds", 1, 3600),
+        "seconds a connection has to send a request's head; then it is closed",
+        option="--header-timeout")
+    idle_timeout: int = setting(
+        15, whole("a whole number of seconds", 1, 3600),
+        "seconds a connection may wait between an answer and its next request",
+        option="--idle-timeout")
+    send_timeout: int = setting(
+        30, whole("a whole number of seconds", 1, 3600),
+        "seconds a client may take no bytes of an answer (or acknowledge none) before it is "
+        "dropped", option="--send-timeout")
+    max_connections: int = setting(
+        1000, whole("a whole number of connections", 1),
+        "open connections per server process (event streams included); beyond it 503",
+        option="--max-connections")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None,
@@ -215,6 +241,13 @@ class Settings:
         if self.live_backend == "postgres" and self.is_sqlite:
             return [f"{PREFIX}LIVE_BACKEND='postgres': needs a PostgreSQL database, but "
                     f"{PREFIX}DATABASE_URL is SQLite"]
+        if self.workers > 1 and self.is_sqlite:
+            return [f"{self.workers} workers: several server processes need a PostgreSQL "
+                    f"database, but {PREFIX}DATABASE_URL is SQLite (one process serves a "
+                    "SQLite file; leave out --workers)"]
+        if self.workers > 1 and self.live_backend == "memory":
+            return [f"{self.workers} workers: {PREFIX}LIVE_BACKEND='memory' reaches the phones "
+                    "of one process only; use postgres or auto"]
         return []
 
     @property

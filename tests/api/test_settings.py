@@ -104,6 +104,44 @@ def test_postgres_live_updates_need_a_postgres_database() -> None:
         "TAFELRUNDE_DATABASE_URL is SQLite",)
 
 
+def test_connection_limits_and_workers_are_read_as_whole_numbers() -> None:
+    settings = Settings.from_env({
+        "TAFELRUNDE_DATABASE_URL": "postgresql+asyncpg://club@db.example/tafelrunde",
+        "TAFELRUNDE_HEADER_TIMEOUT": "5", "TAFELRUNDE_IDLE_TIMEOUT": "60",
+        "TAFELRUNDE_SEND_TIMEOUT": "20", "TAFELRUNDE_MAX_CONNECTIONS": "4000"},
+        {"workers": "4"})
+    assert (settings.header_timeout, settings.idle_timeout, settings.send_timeout,
+            settings.max_connections, settings.workers) == (5, 60, 20, 4000, 4)
+    assert refused({"TAFELRUNDE_HEADER_TIMEOUT": "0.5", "TAFELRUNDE_MAX_CONNECTIONS": "0"}) == (
+        "TAFELRUNDE_HEADER_TIMEOUT='0.5': expected a whole number of seconds, from 1 to 3600",
+        "TAFELRUNDE_MAX_CONNECTIONS='0': expected a whole number of connections, at least 1")
+
+
+def test_several_workers_need_postgresql_and_its_live_updates() -> None:
+    assert refused({}, workers="2") == (
+        "2 workers: several server processes need a PostgreSQL database, but "
+        "TAFELRUNDE_DATABASE_URL is SQLite (one process serves a SQLite file; leave out "
+        "--workers)",)
+    assert refused({"TAFELRUNDE_DATABASE_URL": "postgresql+asyncpg://club@db.example/t",
+                    "TAFELRUNDE_LIVE_BACKEND": "memory", "TAFELRUNDE_WORKERS": "2"}) == (
+        "2 workers: TAFELRUNDE_LIVE_BACKEND='memory' reaches the phones of one process only; "
+        "use postgres or auto",)
+
+
+def test_serve_with_workers_on_sqlite_says_why_and_exits_2_before_migrating(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    in_empty_folder(tmp_path, monkeypatch)
+    assert cli.main(["serve", "--port", "0", "--workers", "2"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == (
+        "tafelrunde: 2 workers: several server processes need a PostgreSQL database, but "
+        "TAFELRUNDE_DATABASE_URL is SQLite (one process serves a SQLite file; leave out "
+        "--workers)\n")
+    assert captured.out == ""
+    assert list(tmp_path.iterdir()) == []  # no database file made, nothing migrated
+
+
 def test_an_option_overrides_its_variable_and_is_named_when_bad() -> None:
     assert Settings.from_env({"TAFELRUNDE_PORT": "9000"}, {"port": "0"}).port == 0
     assert refused({}, port="http") == (

@@ -1,0 +1,134 @@
+"""How ``tafelrunde serve`` holds its connections: a request's head in time, a reader that reads,
+and no more connections than it can keep.
+
+uvicorn's HTTP/1.1 protocol (h11) closes a connection only when it sat idle after an answer
+(``timeout_keep_alive``). A connection that never sends a request, or sends its head a byte at a
+time, or takes an answer and never reads it, is held for as long as the client likes, and
+nothing caps how many there are. :class:`GuardedProtocol` is that protocol with four limits
+(:class:`Limits`, from the settings):
+
+* **header timeout**: a connection's first request head, and a head begun after an idle pause,
+  must be complete within ``header_timeout`` seconds of its start (not of its last byte: a head
+  sent a byte at a time is still closed). Then the connection is closed without an answer.
+* **idle timeout**: uvicorn's own keep-alive timeout, between one answer and the next request.
+* **send timeout**: an answer whose bytes the client stops taking (the socket's buffer full, so
+  the transport pauses writing) for ``send_timeout`` seconds is aborted. The kernel's
+  ``TCP_USER_TIMEOUT`` is set to the same time, so data the peer never acknowledges at all (a
+  phone that left the network mid-stream) ends the connection too, instead of TCP's quarter of
+  an hour of retries.
+* **connection limit**: beyond ``max_connections`` open connections in this process, each further
+  connection's requests are answered ``503`` (problem details, ``Retry-After``) and the
+  connection is closed; uvicorn's ``limit_concurrency`` would answer in plain text.
+
+Event streams (``/events``) are long by design: none of these limits a stream that is read. Its
+request head came in time, it is never idle between answers (it is one answer), and the
+server's ping every 15 seconds (:data:`api.requests.PING_SECONDS`) is taken by any client that
+still reads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from dataclasses import dataclass
+from typing import Any
+
+import h11
+from litestar.types import Receive, Scope, Send
+from uvicorn import Config
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from api.problems import send_problem
+
+RETRY_AFTER_SECONDS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    header_timeout: int
+    send_timeout: int
+    max_connections: int
+
+
+class GuardedConfig(Config):
+    """uvicorn's configuration with this protocol and its :class:`Limits` (picklable, so that
+    worker processes started by spawning get it whole)."""
+
+    def __init__(self, app: Any, limits: Limits, **options: Any) -> None:
+        super().__init__(app, http=GuardedProtocol, **options)
+        self.limits = limits
+
+
+async def over_capacity(scope: Scope, _receive: Receive, send: Send) -> None:
+    """The answer on a connection beyond the limit: come back in a moment."""
+    await send_problem(scope, send, 503, None, headers={
+        "Retry-After": str(RETRY_AFTER_SECONDS), "Connection": "close"})
+
+
+class GuardedProtocol(H11Protocol):
+    """uvicorn's h11 protocol with the limits of :class:`Limits` (see the module's notes)."""
+
+    def __init__(self, config: Config, *args: Any, **kwargs: Any) -> None:
+        super().__init__(config, *args, **kwargs)
+        limits = getattr(config, "limits", None)
+        if not isinstance(limits, Limits):
+            raise TypeError("GuardedProtocol needs a GuardedConfig")
+        self.limits = limits
+        self._head_due: asyncio.TimerHandle | None = None
+        self._send_due: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.limits.max_connections:
+            self.app = over_capacity
+        self._expect_head()
+        tcp = transport.get_extra_info("socket")
+        if tcp is not None and hasattr(socket, "TCP_USER_TIMEOUT") and \
+                tcp.family in (socket.AF_INET, socket.AF_INET6):
+            tcp.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT,
+                           self.limits.send_timeout * 1000)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        self._watch_head()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        # Bytes of the next request that came with the last one: its head is under way.
+        if self.conn.trailing_data[0]:
+            self._watch_head()
+
+    def _watch_head(self) -> None:
+        """A head has begun: it has its time, or is complete and needs none."""
+        if self.conn.their_state is h11.IDLE:
+            self._expect_head()
+        elif self._head_due is not None:
+            self._head_due.cancel()
+            self._head_due = None
+
+    def _expect_head(self) -> None:
+        if self._head_due is None and not self.transport.is_closing():
+            self._head_due = self.loop.call_later(self.limits.header_timeout, self._head_late)
+
+    def _head_late(self) -> None:
+        self._head_due = None
+        if self.conn.their_state is h11.IDLE:
+            self.transport.close()
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._send_due is None:
+            self._send_due = self.loop.call_later(self.limits.send_timeout, self.transport.abort)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self._send_due is not None:
+            self._send_due.cancel()
+            self._send_due = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        for timer in (self._head_due, self._send_due):
+            if timer is not None:
+                timer.cancel()
+        self._head_due = self._send_due = None
+        super().connection_lost(exc)

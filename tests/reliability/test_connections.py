@@ -1,0 +1,200 @@
+"""A real ``tafelrunde serve`` holds connections only while they do their part: a request's head
+in time, an answer read, no more connections than its limit; an event stream that is read stays
+open however quiet the match is (``api.connections``). Measured with raw sockets, on both
+databases."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+
+from bench.harness import DEFAULT_POSTGRES_URL, Server, scratch_database
+from tests.conftest import next_change
+
+pytestmark = pytest.mark.slow
+
+TIMEOUT = 1  # header, idle and send timeout of the servers here, seconds
+LIMIT = 4  # their connection limit
+PATIENCE = 10.0  # how late a loaded machine may be, seconds
+EARLY = 0.05  # how early an event loop's timer may fire (its clock's resolution, and more)
+Serving = Callable[[], AbstractAsyncContextManager[Server]]
+
+
+@pytest.fixture
+def guarded(server_database: tuple[str, str], tmp_path: Path) -> Serving:
+    """A server with 1-second timeouts and a limit of 4 connections, on a new database."""
+    kind, postgres_url = server_database
+
+    @asynccontextmanager
+    async def serving() -> AsyncIterator[Server]:
+        async with scratch_database(kind, tmp_path, postgres_url or DEFAULT_POSTGRES_URL) as url:
+            server = Server(url, tmp_path, env={
+                "TAFELRUNDE_HEADER_TIMEOUT": str(TIMEOUT), "TAFELRUNDE_IDLE_TIMEOUT": str(TIMEOUT),
+                "TAFELRUNDE_SEND_TIMEOUT": str(TIMEOUT),
+                "TAFELRUNDE_MAX_CONNECTIONS": str(LIMIT)})
+            await server.start()
+            try:
+                yield server
+            finally:
+                await server.stop()
+
+    return serving
+
+
+def connect(server: Server) -> socket.socket:
+    return socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE)
+
+
+SLOW_HEAD = b"GET /api/v1/health HTTP/1.1\r\nHost: club\r\nAccept: */*\r\n\r\n"
+
+
+def dribble(server: Server) -> tuple[int, float]:
+    """Send ``SLOW_HEAD`` a byte every 0.2 s until the server has closed the connection:
+    (bytes sent, seconds taken)."""
+    with connect(server) as connection:
+        began = time.monotonic()
+        for sent, byte in enumerate(SLOW_HEAD):
+            try:
+                connection.send(bytes([byte]))
+            except OSError:  # the server has closed: a reset, or a broken pipe
+                return sent, time.monotonic() - began
+            time.sleep(0.2)
+    return len(SLOW_HEAD), time.monotonic() - began
+
+
+def closed_after(connection: socket.socket, began: float) -> float:
+    """Seconds from ``began`` until the server closed ``connection`` (which sends nothing)."""
+    assert connection.recv(1024) == b""
+    return time.monotonic() - began
+
+
+async def test_a_connection_that_sends_nothing_or_its_head_too_slowly_is_closed(
+    guarded: Serving,
+) -> None:
+    async with guarded() as server:
+        with connect(server) as silent:
+            began = time.monotonic()
+            closed = await asyncio.to_thread(closed_after, silent, began)
+            assert TIMEOUT - EARLY <= closed < PATIENCE
+
+        # A byte every 0.2 s: each byte in time, the head as a whole not.
+        sent, seconds = await asyncio.to_thread(dribble, server)
+        assert sent < len(SLOW_HEAD)
+        assert seconds >= TIMEOUT - EARLY
+
+        # A head sent whole is answered, and the connection then waits the idle time.
+        with connect(server) as prompt:
+            prompt.sendall(b"GET /api/v1/health HTTP/1.1\r\nHost: club\r\n\r\n")
+            answered = b""
+            while not answered.endswith(b'{"status":"ok"}'):
+                answered += await asyncio.to_thread(prompt.recv, 4096)
+            assert answered.startswith(b"HTTP/1.1 200 ")
+            began = time.monotonic()
+            closed = await asyncio.to_thread(closed_after, prompt, began)
+            assert TIMEOUT - EARLY <= closed < PATIENCE
+
+
+def read_slowly(server: Server, pause: float) -> tuple[int, int, str]:
+    """Ask for the OpenAPI document (130 kB uncompressed) with a 4 KiB receive window, take
+    nothing for ``pause`` seconds, then read: (bytes announced, bytes received, how it ended)."""
+    connection = socket.socket()
+    connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    connection.settimeout(PATIENCE)
+    connection.connect(("127.0.0.1", server.port))
+    connection.sendall(b"GET /schema/openapi.json HTTP/1.1\r\nHost: club\r\n"
+                       b"Accept-Encoding: identity\r\n\r\n")
+    time.sleep(pause)
+    received = b""
+    ended = "complete"
+    try:
+        while b"\r\n\r\n" not in received or len(received) < announced(received):
+            chunk = connection.recv(65536)
+            if not chunk:
+                ended = "closed"
+                break
+            received += chunk
+    except ConnectionResetError:
+        ended = "reset"
+    finally:
+        connection.close()
+    return announced(received), len(received.partition(b"\r\n\r\n")[2]), ended
+
+
+def announced(received: bytes) -> int:
+    head = received.partition(b"\r\n\r\n")[0].lower()
+    return int(head.split(b"content-length: ", 1)[1].split(b"\r\n", 1)[0])
+
+
+async def test_a_client_that_stops_reading_an_answer_is_dropped(guarded: Serving) -> None:
+    async with guarded() as server:
+        length, received, ended = await asyncio.to_thread(read_slowly, server, 0)
+        assert (received, ended) == (length, "complete")
+        assert length > 100_000  # far more than the socket buffers take: writing must pause
+
+        length, received, ended = await asyncio.to_thread(read_slowly, server, TIMEOUT + 3)
+        assert ended in ("reset", "closed")
+        assert received < length
+
+
+async def test_an_event_stream_outlives_every_timeout_and_still_hears_changes(
+    guarded: Serving,
+) -> None:
+    async with guarded() as server, \
+            httpx.AsyncClient(base_url=server.url, timeout=PATIENCE) as http:
+        created = (await http.post("/api/v1/matches", json={
+            "game": "tschau-sepp", "players": ["Ann", "Bea"]})).json()
+        url = f"/api/v1/matches/{created['id']}"
+        async with http.stream("GET", f"{url}/events") as stream:
+            lines = stream.aiter_lines()
+            assert (await anext(lines)).startswith(":")  # subscribed
+            await asyncio.sleep(3 * TIMEOUT + 0.5)  # quiet for longer than any timeout
+            posted = await http.post(f"{url}/rounds", json={"winner": 0, "penalty": [0, 4]},
+                                     headers={"Authorization": f"Bearer {created['token']}"})
+            assert posted.status_code == 201
+            change = await asyncio.wait_for(next_change(lines), PATIENCE)
+        assert change == {"version": 2, "action": "round_added", "round": 1}
+
+
+async def test_beyond_its_limit_of_connections_the_server_answers_503_until_one_closes(
+    guarded: Serving,
+) -> None:
+    async with guarded() as server, AsyncExitStack() as streams:
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            created = (await http.post("/api/v1/matches", json={
+                "game": "tschau-sepp", "players": ["Ann", "Bea"]})).json()
+        events = f"{server.url}/api/v1/matches/{created['id']}/events"
+        # Each phone its own connection: an event stream held open, as on a club night.
+        phones = [await streams.enter_async_context(httpx.AsyncClient(timeout=PATIENCE))
+                  for _ in range(LIMIT + 1)]
+        for phone in phones[:LIMIT]:
+            stream = await streams.enter_async_context(phone.stream("GET", events))
+            assert stream.status_code == 200
+
+        refused = await phones[LIMIT].get(f"{server.url}/api/v1/health",
+                                          headers={"Accept-Language": "fr"})
+        assert refused.status_code == 503
+        assert refused.headers["content-type"] == "application/problem+json"
+        assert refused.headers["retry-after"] == "5"
+        assert refused.headers["content-language"] == "fr"
+        assert refused.json() == {"type": "about:blank", "title": "Service indisponible",
+                                  "status": 503, "detail": "Service indisponible", "errors": []}
+
+        await phones[0].aclose()  # one phone leaves: its stream's connection closes
+        assert await answered_in_time(phones[LIMIT], f"{server.url}/api/v1/health") == 200
+
+
+async def answered_in_time(http: httpx.AsyncClient, url: str) -> int:
+    """The status of ``url`` once it is not 503, or 503 after ``PATIENCE`` seconds: the server
+    learns of a closed connection when its event loop next looks."""
+    deadline = time.monotonic() + PATIENCE
+    status = 503
+    while status == 503 and time.monotonic() < deadline:
+        status = (await http.get(url)).status_code
+    return status
