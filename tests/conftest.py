@@ -120,15 +120,16 @@ async def client(settings: Settings) -> AsyncIterator[AsyncTestClient]:  # type:
 
 @contextmanager
 def _serving(cwd: Path, database_url: str | None = None,
-             settings: Mapping[str, str] | None = None) -> Iterator[str]:
+             settings: Mapping[str, str] | None = None, port: int = 0) -> Iterator[str]:
     """``--port 0``: the server takes a free port itself and says which (no race for a port
-    between tests running in parallel)."""
+    between tests running in parallel); a ``port`` it had before starts it again where the
+    pages that used it will look for it."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAFELRUNDE_")}
     if database_url is not None:
         env["TAFELRUNDE_DATABASE_URL"] = database_url
     env.update(settings or {})
     process = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--port", "0"],
+        [sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
         cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     try:
@@ -137,6 +138,7 @@ def _serving(cwd: Path, database_url: str | None = None,
         running = cli.RUNNING.fullmatch(line.strip())
         assert running is not None, line
         assert int(running["port"]) != 0
+        assert port in (0, int(running["port"]))
         base = running["base"]
         for _ in range(200):
             try:

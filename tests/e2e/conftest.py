@@ -93,9 +93,12 @@ class Phone:
             time.sleep(0.1)
 
 
-def new_phone(browser: Any, server: Server, locale: str = "en-US") -> Phone:
-    context = browser.new_context(viewport=PHONE, locale=locale, device_scale_factor=1,
-                                  has_touch=True, is_mobile=True)
+def new_phone(browser: Any, server: Server, locale: str = "en-US",
+              viewport: dict[str, int] | None = None) -> Phone:
+    """A phone (360×640, touch) or, given a `viewport`, a screen such as a projector's."""
+    screen = viewport is not None
+    context = browser.new_context(viewport=viewport or PHONE, locale=locale, device_scale_factor=1,
+                                  has_touch=not screen, is_mobile=not screen)
     context.set_default_timeout(10000)
     page = context.new_page()
     phone = Phone(context, page, server.base)
@@ -106,9 +109,10 @@ def new_phone(browser: Any, server: Server, locale: str = "en-US") -> Phone:
 
 
 @contextmanager
-def phone_in_use(browser: Any, server: Server, locale: str = "en-US") -> Iterator[Phone]:
-    """A phone for one test; no page error or console error may have happened on it."""
-    made = new_phone(browser, server, locale)
+def phone_in_use(browser: Any, server: Server, locale: str = "en-US",
+                 viewport: dict[str, int] | None = None) -> Iterator[Phone]:
+    """A phone (or screen) for one test; no page error or console error may have happened on it."""
+    made = new_phone(browser, server, locale, viewport)
     yield made
     made.context.close()
     assert made.errors == []
