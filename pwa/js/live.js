@@ -52,8 +52,11 @@ export function follow(id, isPrivate, { version, refresh }) {
     isPrivate ? readToken(id) : null, { version, refresh });
 }
 
-/** Any event stream of the API; `token` for a private resource. Returns the stop function. */
-export function followEvents(url, token, { version, refresh }) {
+/**
+ * Any event stream of the API; `token` for a private resource; `connected(open)`, if given, hears
+ * each time the stream answers (true) or goes away (false). Returns the stop function.
+ */
+export function followEvents(url, token, { version, refresh, connected = () => {} }) {
   let stopped = false;
   let connection = null;
   let wake = null;
@@ -79,8 +82,12 @@ export function followEvents(url, token, { version, refresh }) {
   (async () => {
     while (!stopped) {
       connection = new AbortController();
-      await readStream(url, token, connection.signal, onEvent, () => { delay = FIRST_RETRY_MS; });
+      await readStream(url, token, connection.signal, onEvent, () => {
+        delay = FIRST_RETRY_MS;
+        connected(true);
+      });
       if (stopped) break;
+      connected(false);
       await new Promise((resolve) => {
         wake = resolve;
         setTimeout(resolve, delay);

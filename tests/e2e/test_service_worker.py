@@ -59,7 +59,7 @@ def test_a_tournament_and_a_match_open_offline_after_one_online_visit(
         "async () => (await (await caches.open('tafelrunde-answers')).keys()).map(r => r.url)")
     screens = {
         f"#/t/{tournament['id']}": page.get_by_role("heading", name="Offline cup"),
-        f"#/t/{tournament['id']}/board": page.locator(".projector-standings"),
+        f"#/t/{tournament['id']}/board": page.locator(".board-ranking"),
         # Not just .standings: the tournament screens have a table of that class too.
         f"#/m/{match['id']}/standings": page.locator(".match-head + div table.standings"),
     }

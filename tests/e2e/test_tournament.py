@@ -120,8 +120,8 @@ def test_an_organiser_runs_two_rounds_confirmed_from_other_phones_to_standings_a
     expect(rows.first.locator("[data-tiebreak=score_share]")).to_be_visible()
 
     page.get_by_role("link", name="Board").first.click()
-    expect(page.locator(".projector-standings tbody tr")).to_have_count(12)
-    expect(page.locator(".projector-standings")).to_contain_text(leader["name"])
+    expect(page.locator(".board-standings tbody tr")).to_have_count(12)
+    expect(page.locator(".board-ranking")).to_contain_text(leader["name"])
     page.get_by_role("link", name="Overview").click()
 
     with page.expect_download() as download:

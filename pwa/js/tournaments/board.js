@@ -1,40 +1,221 @@
-// Projector board (#/t/<id>/board): large standings with their tiebreak columns and the current
-// round's table states, updated live from the tournament's event stream. The page widens to the
-// screen while it is shown.
+// Projector board (#/t/<id>/board), made to be left alone on a wall for an evening at 1280×720 or
+// 1920×1080: no app bar and no tabs; the round and how many tables are done; while a round is
+// played its seating (who sits at which table) with each table's state; the standings in as many
+// columns as the width takes. Everything is sized to fit the screen at once (the largest font that
+// fits, at least 14 px); a field too large for that scrolls by itself, slowly, pausing at either
+// end, or turns a page every few seconds for whoever asks for less motion.
+// Live from the tournament's event stream (live.js reconnects with backoff and reads again what
+// changed while away); a line says so while the stream is down. The screen stays awake where the
+// browser offers a wake lock (a secure origin: localhost or https).
+// Decisions: the standings show rank, name and points, ranked by the tiebreak chain (its columns
+// are on the dashboard and the printout: on a wall they cost a column of names); seats are listed in seat order; a complete round's
+// seating gives way to the standings until the next round starts; an update replaces the board's
+// elements, nothing accumulates between updates.
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { oneAtATime } from '../live.js';
 import {
-  currentRound, followTournament, loadStandings, loadTournament, playerNames, roundLine, standingsTable,
-  stateBadge, tournamentError, tournamentHeader,
+  currentRound, followTournament, formatNumber, loadStandings, loadTournament, playerNames, roundLine,
+  stateBadge, tournamentError, tournamentRoute,
 } from './common.js';
+
+const SMALLEST = 14; // px: still read from the back of a room at 1280×720
+const LARGEST = 48;
+const COLUMN_EM = 17; // a standings column: rank, a name, points
+const SCROLL_PX_PER_S = 40;
+const PAUSE_MS = 4000;
+const PAGE_MS = 9000;
+
+function standingsColumns(standings, columns) {
+  const per = Math.ceil(standings.rows.length / columns) || 1;
+  const chunks = [];
+  for (let at = 0; at < standings.rows.length; at += per) chunks.push(standings.rows.slice(at, at + per));
+  return chunks.map((rows) => h('table', { class: 'board-standings' },
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'num' }, t('standings.rank')),
+      h('th', { scope: 'col' }, t('standings.name')),
+      h('th', { scope: 'col', class: 'num' }, t('tt.points')))),
+    h('tbody', {}, rows.map((row) => h('tr', { 'data-player': row.player, 'data-rank': row.rank,
+      class: row.active === false ? 'inactive' : null },
+    h('td', { class: 'num' }, t('rank.ordinal', { n: row.rank })),
+    h('th', { scope: 'row', class: 'board-name' }, row.name),
+    h('td', { class: 'num', 'data-total': 'points' }, formatNumber(row.points)))))));
+}
+
+function seating(tournament, round) {
+  const names = playerNames(tournament);
+  return h('section', { class: 'board-seating', 'aria-labelledby': 'board-seating-title' },
+    // The round line above says which round: the heading is there for screen readers.
+    h('h2', { id: 'board-seating-title', class: 'sr-only' }, t('board.seating', { n: round.number })),
+    h('ul', { class: 'board-tables' }, round.tables.map((table) => h('li', {
+      class: `board-table table-${table.state}`, 'data-table': table.table, 'data-state': table.state },
+    h('div', { class: 'board-table-head' }, h('strong', {}, t('tt.table_n', { n: table.table })), stateBadge(table.state)),
+    h('ol', { class: 'board-seats' }, table.players.map((pid) => h('li', { 'data-player': pid }, names.get(pid))))))));
+}
+
+/** The round's progress: tables done (confirmed) of all. */
+function progress(round) {
+  if (!round || round.status !== 'playing') return null;
+  const done = round.tables.filter((table) => table.state === 'confirmed').length;
+  return h('p', { class: 'board-progress', id: 'tables-done' }, t('board.tables_done', { done, n: round.tables.length }));
+}
+
+/**
+ * Moves `box` through its overflow: a slow scroll with a pause at the top and the bottom, or with
+ * reduced motion a page at a time. Only runs while `running` says so; one timer at a time.
+ */
+function autoScroll(box) {
+  const still = matchMedia('(prefers-reduced-motion: reduce)');
+  let timer = 0;
+  let frame = 0;
+  let active = false;
+  const clear = () => { clearTimeout(timer); cancelAnimationFrame(frame); };
+  const atEnd = () => box.scrollTop + box.clientHeight >= box.scrollHeight - 1;
+  function step() {
+    clear();
+    if (!active) return;
+    if (still.matches) {
+      timer = setTimeout(() => {
+        box.scrollTop = atEnd() ? 0 : box.scrollTop + Math.max(box.clientHeight - 40, 40);
+        step();
+      }, PAGE_MS);
+      return;
+    }
+    if (atEnd()) {
+      timer = setTimeout(() => { box.scrollTop = 0; timer = setTimeout(glide, PAUSE_MS); }, PAUSE_MS);
+      return;
+    }
+    glide();
+  }
+  let last = 0;
+  let position = 0;
+  function glide() {
+    last = performance.now();
+    position = box.scrollTop;
+    const move = (now) => {
+      position += ((now - last) / 1000) * SCROLL_PX_PER_S;
+      last = now;
+      box.scrollTop = position;
+      if (atEnd()) step();
+      else frame = requestAnimationFrame(move);
+    };
+    frame = requestAnimationFrame(move);
+  }
+  still.addEventListener('change', step);
+  return {
+    run(on) {
+      const was = active;
+      active = on;
+      if (!on) { clear(); box.scrollTop = 0; } else if (!was) timer = setTimeout(step, PAUSE_MS);
+    },
+    stop() { active = false; clear(); still.removeEventListener('change', step); },
+  };
+}
+
+/** Keeps the screen on while the board shows, where the browser allows it (a secure origin). */
+function keepAwake() {
+  let lock = null;
+  let stopped = false;
+  const ask = async () => {
+    if (stopped || document.visibilityState !== 'visible' || !navigator.wakeLock || (lock && !lock.released)) return;
+    try { lock = await navigator.wakeLock.request('screen'); } catch { lock = null; }
+  };
+  document.addEventListener('visibilitychange', ask);
+  ask();
+  return () => {
+    stopped = true;
+    document.removeEventListener('visibilitychange', ask);
+    lock?.release().catch(() => {});
+  };
+}
 
 export async function boardScreen(root, id) {
   let tournament;
   let standings;
   const load = async () => { [tournament, standings] = await Promise.all([loadTournament(id), loadStandings(id)]); };
   try { await load(); } catch (error) { return tournamentError(root, error); }
-  const body = h('div', { class: 'projector-body' });
 
-  function draw() {
+  const title = h('h1', {});
+  const roundText = h('p', { id: 'round-line', class: 'board-round' });
+  const done = h('div', { class: 'board-progress-place' });
+  const offline = h('p', { class: 'board-offline', id: 'board-offline', role: 'status', hidden: true }, t('board.reconnecting'));
+  const full = h('button', { type: 'button', class: 'secondary board-full', onclick: () => document.documentElement.requestFullscreen?.().catch(() => {}) },
+    t('board.fullscreen'));
+  const head = h('header', { class: 'board-head' }, h('div', { class: 'board-title' }, title, roundText, done),
+    offline, h('nav', { class: 'board-exit' }, full, h('a', { href: tournamentRoute(id) }, t('tt.nav.overview'))));
+  const body = h('div', { class: 'board-body' });
+  const board = h('div', { class: 'board-screen' }, head, body);
+  const scroller = autoScroll(body);
+
+  /**
+   * The board at `px`: standings in as many columns as the width holds with every name on one
+   * line (a guess from the width, then fewer while a column is too narrow for its names).
+   */
+  function drawAt(px) {
+    board.style.setProperty('--board-font', `${px}px`);
     const round = currentRound(tournament);
-    const names = playerNames(tournament);
-    replace(body,
-      h('section', { class: 'panel projector-standings' }, h('h2', { id: 'round-line' }, roundLine(tournament)),
-        standingsTable(tournament, standings, { links: false })),
-      round && h('section', { class: 'panel' }, h('h2', {}, t('tt.round_n', { n: round.number })),
-        h('ul', { class: 'tables projector-tables' }, round.tables.map((table) => h('li', {
-          class: 'table-state', 'data-table': table.table },
-        h('div', { class: 'table-head' }, h('strong', {}, t('tt.table_n', { n: table.table })), stateBadge(table.state)),
-        h('span', {}, table.players.map((pid) => names.get(pid)).join(', ')))))));
+    const playing = round && round.status === 'playing';
+    replace(title, tournament.name, h('small', {}, ` · ${t(`game.${tournament.game}`)}`));
+    roundText.textContent = roundLine(tournament);
+    replace(done, progress(round));
+    const columnsBox = h('div', { class: 'board-columns' });
+    replace(body, playing && seating(tournament, round),
+      h('section', { class: 'board-ranking', 'aria-labelledby': 'board-standings-title' },
+        h('h2', { id: 'board-standings-title' }, standings.through_round
+          ? t('tt.standings_after', { n: standings.through_round }) : t('tt.standings_none')),
+        columnsBox));
+    let columns = Math.max(1, Math.floor(columnsBox.clientWidth / (COLUMN_EM * px)));
+    for (;;) {
+      replace(columnsBox, standingsColumns(standings, columns));
+      if (columns === 1 || columnsBox.scrollWidth <= columnsBox.clientWidth + 1) break;
+      columns -= 1;
+    }
   }
 
+  const fits = () => body.scrollHeight <= body.clientHeight + 1 && board.scrollWidth <= board.clientWidth + 1;
+
+  /** The largest font (whole px) at which the board fits the screen; the smallest otherwise, scrolling. */
+  function draw() {
+    let [low, high] = [SMALLEST, LARGEST];
+    drawAt(low);
+    if (!fits()) {
+      scroller.run(true);
+      return;
+    }
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      drawAt(middle);
+      if (fits()) low = middle;
+      else high = middle - 1;
+    }
+    drawAt(low);
+    scroller.run(false);
+  }
+
+  let resizeTimer = 0;
+  const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(draw, 150); };
+  const onFullscreen = () => { full.hidden = !!document.fullscreenElement; };
+
   document.body.classList.add('projector');
-  replace(root, tournamentHeader(tournament, 'board'), body);
+  replace(root, board);
   draw();
-  const stop = followTournament(tournament, { version: () => tournament.version, refresh: oneAtATime(async () => {
-    try { await load(); } catch { return; }
-    draw();
-  }) });
-  return () => { stop(); document.body.classList.remove('projector'); };
+  addEventListener('resize', onResize);
+  document.addEventListener('fullscreenchange', onFullscreen);
+  const sleepless = keepAwake();
+  const stop = followTournament(tournament, {
+    version: () => tournament.version,
+    refresh: oneAtATime(async () => {
+      try { await load(); } catch { return; }
+      draw();
+    }),
+    connected: (open) => { offline.hidden = open; },
+  });
+  return () => {
+    stop();
+    scroller.stop();
+    sleepless();
+    clearTimeout(resizeTimer);
+    removeEventListener('resize', onResize);
+    document.removeEventListener('fullscreenchange', onFullscreen);
+    document.body.classList.remove('projector');
+  };
 }

@@ -31,11 +31,11 @@ export const loadStandings = (id) => tournamentCall(id, '/standings');
 /**
  * Follows a tournament: `refresh()` whenever the server has a newer version than `version()`, the
  * one the screen shows (see live.js; give it a oneAtATime refresh, so a burst of changes, such as
- * a round start, reads at most twice).
+ * a round start, reads at most twice); `connected` as followEvents takes it.
  */
-export function followTournament(tournament, { version, refresh }) {
+export function followTournament(tournament, handlers) {
   const token = tournament.private ? tournamentReadToken(tournament.id) : null;
-  return followEvents(`/api/v1${tournamentPath(tournament.id)}/events`, token, { version, refresh });
+  return followEvents(`/api/v1${tournamentPath(tournament.id)}/events`, token, handlers);
 }
 
 export const formatNumber = (value) => (value == null ? '–' : number(value, { maximumFractionDigits: 2 }));

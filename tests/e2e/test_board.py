@@ -1,0 +1,265 @@
+"""The projector board at 1280×720 and 1920×1080 with a 60-player tournament: no app bar and no
+tabs, every player's name inside the screen at a readable size (in the standings and in the
+started round's seating), which tables are done and which are open; a field too large for the
+screen scrolls by itself; and the board left alone keeps up: it follows changes live, says when
+the connection is gone, and catches up by itself after the server restarts, without growing its
+page or its memory update after update."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.conftest import ServerFactory
+from tests.e2e.conftest import Server, phone_in_use
+
+pytestmark = pytest.mark.browser
+
+HD = {"width": 1280, "height": 720}
+FULL_HD = {"width": 1920, "height": 1080}
+FIRST = ["Anna", "Beat", "Corinne", "Dario", "Elisabeth", "Franz", "Giulia", "Hans-Peter",
+         "Irène", "Jürg", "Katharina", "Luca", "Marie-Claire", "Nico", "Ottilie"]
+LAST = ["Ammann", "Bernasconi", "Zimmermann", "Favre"]
+# 60 names, some as long as a club's members have them.
+NAMES = [f"{first} {last}" for last in LAST for first in FIRST]
+
+# Where each name the board shows sits, and how large it is written.
+NAME_BOXES = """(selector) => [...document.querySelectorAll(selector)].map((el) => {
+  const box = el.getBoundingClientRect();
+  return { name: el.textContent, left: box.left, top: box.top, right: box.right,
+           bottom: box.bottom, size: parseFloat(getComputedStyle(el).fontSize) };
+})"""
+
+
+def send(base: str, method: str, path: str, token: str | None = None,
+         body: bytes | None = None) -> Any:
+    request = urllib.request.Request(base + path, data=body, method=method,
+                                     headers={"Content-Type": "application/json"})
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.read()
+
+
+def new_tournament(server: Server, names: list[str], rounds: int = 3) -> dict[str, Any]:
+    made: dict[str, Any] = server.post("/api/v1/tournaments", {
+        "name": "Jassabend", "game": "tschau-sepp", "options": {"games": 1}, "rounds": rounds,
+        "table_size": 4, "seed": 7})
+    for name in names:
+        server.post(f"/api/v1/tournaments/{made['id']}/players", {"name": name}, made["token"])
+    return made
+
+
+def start_round(server: Server, tournament: dict[str, Any]) -> dict[str, Any]:
+    started: dict[str, Any] = server.post(f"/api/v1/tournaments/{tournament['id']}/rounds", {},
+                                          tournament["token"])
+    return started
+
+
+def finish_table(server: Server, tournament: dict[str, Any], number: int,
+                 table: dict[str, Any]) -> None:
+    """The table's first seat goes out, the others keep distinct penalty points; the organiser
+    confirms."""
+    size = len(table["players"])
+    server.post(f"/api/v1/matches/{table['match_id']}/rounds",
+                {"winner": 0, "penalty": [0, *(3 * k for k in range(1, size))]},
+                table["table_token"])
+    server.post(f"/api/v1/tournaments/{tournament['id']}/rounds/{number}/tables/"
+                f"{table['table']}/confirm", {}, tournament["token"])
+
+
+@pytest.fixture(scope="module")
+def field_of_60(server: Server) -> dict[str, Any]:
+    """A tournament of 60 at 15 tables, round 1 started and 4 of its tables done."""
+    tournament = new_tournament(server, NAMES)
+    started = start_round(server, tournament)
+    for table in started["tables"][:4]:
+        finish_table(server, tournament, 1, table)
+    return tournament
+
+
+def inside(box: dict[str, Any], size: dict[str, int]) -> bool:
+    return bool(box["left"] >= 0 and box["top"] >= 0 and box["right"] <= size["width"]
+                and box["bottom"] <= size["height"])
+
+
+@pytest.mark.parametrize("size", [HD, FULL_HD], ids=["1280x720", "1920x1080"])
+def test_every_player_of_sixty_is_on_the_screen_with_the_seating_and_the_tables_done(
+        browser: Any, server: Server, field_of_60: dict[str, Any], size: dict[str, int]) -> None:
+    tournament = server.get(f"/api/v1/tournaments/{field_of_60['id']}")
+    standings = server.get(f"/api/v1/tournaments/{field_of_60['id']}/standings")
+    names = {p["id"]: p["name"] for p in tournament["players"]}
+    with phone_in_use(browser, server, viewport=size) as screen:
+        screen.open(f"#/t/{field_of_60['id']}/board")
+        page = screen.page
+        expect(page.locator(".board-table")).to_have_count(15)
+        expect(page.locator(".bar")).to_be_hidden()
+        assert page.locator(".tabs").count() == 0
+        expect(page.locator("#round-line")).to_have_text("Round 1 of 3 is being played")
+        expect(page.locator("#tables-done")).to_have_text("Tables done: 4 of 15")
+
+        # The seating of the started round, table by table in seat order, and each table's state.
+        for table in tournament["round_list"][0]["tables"]:
+            card = page.locator(f".board-table[data-table='{table['table']}']")
+            expect(card.locator(".board-seats li")).to_have_text(
+                [names[p] for p in table["players"]])
+            expect(card).to_have_attribute("data-state", table["state"])
+        assert page.locator(".board-table[data-state=confirmed]").count() == 4
+        expect(page.locator(".board-table[data-state=confirmed] .state").first).to_have_text(
+            "confirmed")
+        expect(page.locator(".board-table[data-state=open] .state").first).to_have_text("open")
+
+        # The standings in rank order, column after column.
+        expect(page.locator(".board-standings .board-name")).to_have_text(
+            [row["name"] for row in standings["rows"]])
+
+        smallest = 100.0
+        for selector in (".board-standings .board-name", ".board-seats li"):
+            boxes = page.evaluate(NAME_BOXES, selector)
+            assert sorted(box["name"] for box in boxes) == sorted(NAMES)
+            outside = [box for box in boxes if not inside(box, size)]
+            assert outside == [], outside[:3]
+            smallest = min(smallest, *(box["size"] for box in boxes))
+        assert smallest >= (14 if size is HD else 20), smallest
+        assert page.evaluate("() => document.scrollingElement.scrollHeight") <= size["height"]
+        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= size["width"]
+
+
+def test_a_field_too_large_for_the_screen_scrolls_by_itself_and_reaches_everyone(
+        browser: Any, server: Server, field_of_60: dict[str, Any]) -> None:
+    small = {"width": 800, "height": 450}
+    with phone_in_use(browser, server, viewport=small) as screen:
+        screen.page.emulate_media(reduced_motion="no-preference")
+        screen.open(f"#/t/{field_of_60['id']}/board")
+        page = screen.page
+        expect(page.locator(".board-table")).to_have_count(15)
+        body = page.locator(".board-body")
+        size = body.evaluate("(el) => [el.scrollHeight, el.clientHeight]")
+        assert size[0] > size[1]  # it does not fit: it scrolls
+        assert page.evaluate(NAME_BOXES, ".board-standings .board-name")[0]["size"] >= 14
+        # It waits a moment at the top, then glides down to the last name and back to the top.
+        deadline = time.monotonic() + 60
+        seen = 0
+        while time.monotonic() < deadline:
+            top, at_end = body.evaluate(
+                "(el) => [el.scrollTop, el.scrollTop + el.clientHeight >= el.scrollHeight - 1]")
+            seen = max(seen, top)
+            if at_end:
+                break
+            page.wait_for_timeout(250)
+        else:
+            raise AssertionError(f"the board never reached its end (got to {seen} px)")
+        last = page.locator(".board-standings .board-name").last
+        box = last.bounding_box()
+        assert box["y"] >= 0
+        assert box["y"] + box["height"] <= small["height"]
+        expect(page.locator(".board-body")).to_have_js_property("scrollTop", 0, timeout=15000)
+
+
+@dataclass
+class Restartable:
+    """A server that can be stopped and started again on the same port and database."""
+
+    serve: ServerFactory
+    workdir: Path
+    stack: ExitStack = field(default_factory=ExitStack)
+    base: str = ""
+
+    def start(self) -> None:
+        port = int(self.base.rsplit(":", 1)[1]) if self.base else 0
+        self.stack = ExitStack()
+        self.base = self.stack.enter_context(
+            self.serve(self.workdir, f"sqlite+aiosqlite:///{self.workdir / 'board.db'}",
+                       port=port))
+
+    def stop(self) -> None:
+        self.stack.close()
+
+
+@pytest.fixture
+def restartable(tmp_path: Path, serve: ServerFactory) -> Iterator[Restartable]:
+    server = Restartable(serve, tmp_path)
+    server.start()
+    yield server
+    server.stop()
+
+
+def nodes(page: Any) -> int:
+    return int(page.evaluate("() => document.getElementsByTagName('*').length"))
+
+
+def heap(session: Any) -> int:
+    session.send("HeapProfiler.collectGarbage")
+    return int(session.send("Runtime.getHeapUsage")["usedSize"])
+
+
+def test_the_board_keeps_up_on_its_own_through_a_server_restart(
+        browser: Any, restartable: Restartable) -> None:
+    server = Server(restartable.base)
+    tournament = new_tournament(server, NAMES[:12], rounds=2)
+    first = start_round(server, tournament)
+    with phone_in_use(browser, server, viewport=HD) as screen:
+        screen.open(f"#/t/{tournament['id']}/board")
+        page = screen.page
+        expect(page.locator(".board-table[data-state=open]")).to_have_count(3)
+        offline = page.locator("#board-offline")
+        expect(offline).to_be_hidden()
+
+        # Live: a confirmed table shows without a reload.
+        finish_table(server, tournament, 1, first["tables"][0])
+        expect(page.locator(".board-table[data-table='1']")).to_have_attribute(
+            "data-state", "confirmed")
+
+        # The server goes away: the board says so, and stays on what it knew.
+        restartable.stop()
+        expect(offline).to_be_visible(timeout=15000)
+        expect(offline).to_have_text("Connection lost: reconnecting …")
+        expect(page.locator(".board-table")).to_have_count(3)
+
+        # Back, with a change made as it comes back: the board reconnects and reads what it missed.
+        restartable.start()
+        finish_table(server, tournament, 1, first["tables"][1])
+        expect(offline).to_be_hidden(timeout=30000)
+        expect(page.locator(".board-table[data-table='2']")).to_have_attribute(
+            "data-state", "confirmed")
+        expect(page.locator("#tables-done")).to_have_text("Tables done: 2 of 3")
+
+        # A round that ends and the next that starts: its seating shows as soon as it starts.
+        finish_table(server, tournament, 1, first["tables"][2])
+        expect(page.locator("#round-line")).to_have_text("Round 1 of 2 is complete")
+        expect(page.locator(".board-table")).to_have_count(0)
+        second = start_round(server, tournament)
+        names = {p["id"]: p["name"] for p in server.get(
+            f"/api/v1/tournaments/{tournament['id']}")["players"]}
+        expect(page.locator("#round-line")).to_have_text("Round 2 of 2 is being played")
+        for table in second["tables"]:
+            expect(page.locator(f".board-table[data-table='{table['table']}'] .board-seats li")
+                   ).to_have_text([names[p] for p in table["players"]])
+
+        # Left alone for an evening: updates replace the board, nothing piles up.
+        session = screen.context.new_cdp_session(page)
+        first_player = min(names)
+
+        def rename(times: int) -> None:
+            for k in range(times):
+                name = f"Anna {k}"
+                send(server.base, "PATCH",
+                     f"/api/v1/tournaments/{tournament['id']}/players/{first_player}",
+                     tournament["token"], json.dumps({"name": name}).encode())
+                expect(page.locator(".board-seats li", has_text=name)).to_have_count(1)
+
+        rename(5)
+        before = (nodes(page), heap(session))
+        rename(30)
+        after = (nodes(page), heap(session))
+        assert after[0] == before[0]
+        assert after[1] - before[1] < 512 * 1024, (before, after)
