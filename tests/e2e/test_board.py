@@ -21,6 +21,7 @@ from playwright.sync_api import expect
 
 from tests.conftest import ServerFactory
 from tests.e2e.conftest import Server, phone_in_use
+from tests.e2e.test_languages import PHONES, english_on_screen, words
 
 pytestmark = pytest.mark.browser
 
@@ -163,6 +164,43 @@ def test_a_field_too_large_for_the_screen_scrolls_by_itself_and_reaches_everyone
         assert box["y"] >= 0
         assert box["y"] + box["height"] <= small["height"]
         expect(page.locator(".board-body")).to_have_js_property("scrollTop", 0, timeout=15000)
+
+
+def test_under_reduced_motion_a_large_field_turns_pages_instead_of_gliding(
+        browser: Any, server: Server, field_of_60: dict[str, Any]) -> None:
+    small = {"width": 800, "height": 450}
+    with phone_in_use(browser, server, viewport=small) as screen:
+        screen.page.emulate_media(reduced_motion="reduce")
+        screen.open(f"#/t/{field_of_60['id']}/board")
+        body = screen.page.locator(".board-body")
+        expect(screen.page.locator(".board-table")).to_have_count(15)
+        page_height = body.evaluate("(el) => el.clientHeight")
+        seen = {0}
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and len(seen) < 2:
+            seen.add(body.evaluate("(el) => el.scrollTop"))
+            screen.page.wait_for_timeout(100)
+        # Never a position in between: the first move is a whole page (less a line kept in view).
+        assert sorted(seen) == [0, page_height - 40], (seen, page_height)
+
+
+@pytest.mark.parametrize("lang", sorted(PHONES))
+def test_the_board_reads_in_the_language_also_while_the_connection_is_gone(
+        browser: Any, server: Server, field_of_60: dict[str, Any], lang: str) -> None:
+    with phone_in_use(browser, server, locale=PHONES[lang], viewport=HD) as screen:
+        screen.open(f"#/t/{field_of_60['id']}/board")
+        page = screen.page
+        expect(page.locator("#tables-done")).to_have_text(
+            words(lang, "board.tables_done", done=4, n=15))
+        expect(page.locator(".board-table[data-state=confirmed] .state").first).to_have_text(
+            words(lang, "tt.state.confirmed"))
+        assert english_on_screen(page, lang) == []
+        screen.context.set_offline(True)
+        offline = page.locator("#board-offline")
+        expect(offline).to_have_text(words(lang, "board.reconnecting"))
+        assert english_on_screen(page, lang) == []
+        screen.context.set_offline(False)
+        expect(offline).to_be_hidden(timeout=20000)
 
 
 @dataclass
