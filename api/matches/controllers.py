@@ -36,6 +36,7 @@ from api.requests import (
     change_events,
 )
 from api.spreadsheet import DecimalMark, Layout, Separator, csv_response
+from api.tournaments.access import Sender, TablePhone
 from api.tournaments.models import DEVICE_ID_LENGTH, DEVICE_ID_PATTERN
 
 MAX_ROUND = 10_000
@@ -99,14 +100,14 @@ class MatchController(Controller):
     async def record(
         self, request: Request[Any, Any, Any], state: State, words: RequestWords,
         match_id: MatchId, data: Entry, idempotency_key: IdempotencyKey = None,
-        x_device_id: DeviceId = None,
+        x_device_id: DeviceId = None, x_table_phone: TablePhone = None,
     ) -> Response[s.RoundWritten]:
         """Record the next round: the game's round entry (or ``{"entry": ...}``)."""
         idempotency = None if idempotency_key is None else service.Idempotency(
             idempotency_key, service.fingerprint("POST", request.url.path, data))
         written = await service.record_round(
             state.database, state.folds, broker(request), match_id, authorization(request), data,
-            idempotency, x_device_id)
+            idempotency, Sender(x_device_id, x_table_phone))
         if isinstance(written, service.Replay):
             replayed = said_written(words, msgspec.convert(written.body, s.RoundWritten))
             return Response(replayed, status_code=written.status)
@@ -117,24 +118,24 @@ class MatchController(Controller):
     async def correct(
         self, request: Request[Any, Any, Any], state: State, words: RequestWords,
         match_id: MatchId, number: RoundNumber, data: Entry, if_match: IfMatch = None,
-        x_device_id: DeviceId = None,
+        x_device_id: DeviceId = None, x_table_phone: TablePhone = None,
     ) -> s.RoundWritten:
         """Correct a round; every later round and the standings are folded again."""
         return said_written(words, await service.correct_round(
             state.database, state.folds, broker(request), match_id, number,
-            authorization(request), if_match, data, x_device_id))
+            authorization(request), if_match, data, Sender(x_device_id, x_table_phone)))
 
     @delete("/{match_id:str}/rounds/{number:int}", operation_id="undoRound", raises=WRITE,
             responses=documented(*WRITE), security=[{"bearer": []}])
     async def undo(
         self, request: Request[Any, Any, Any], state: State,
         match_id: MatchId, number: RoundNumber, if_match: IfMatch = None,
-        x_device_id: DeviceId = None,
+        x_device_id: DeviceId = None, x_table_phone: TablePhone = None,
     ) -> None:
         """Undo the last round (only the last one)."""
         await service.undo_round(
             state.database, state.folds, broker(request), match_id, number,
-            authorization(request), if_match, x_device_id)
+            authorization(request), if_match, Sender(x_device_id, x_table_phone))
 
     @post("/{match_id:str}/guide", operation_id="guideRound", status_code=200, opt={"reads": True},
           raises=[*READ, Conflict, Unprocessable],

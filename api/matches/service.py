@@ -55,7 +55,7 @@ from api.problems import (
     field_problems,
     unknown_game,
 )
-from api.tournaments.access import MatchWriter, match_writer
+from api.tournaments.access import MatchWriter, Sender, match_writer
 from scoring import registry
 from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
 from scoring.game import AnyGame, Setup
@@ -68,6 +68,9 @@ MATCHES: Table = SQLModel.metadata.tables[MatchRow.__tablename__]
 ROUNDS: Table = SQLModel.metadata.tables[RoundRow.__tablename__]
 AUDIT: Table = SQLModel.metadata.tables[AuditRow.__tablename__]
 IDEMPOTENCY: Table = SQLModel.metadata.tables[IdempotencyRow.__tablename__]
+
+NOBODY = Sender()
+"""A write that names no phone (a client other than the app, a test)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,7 +410,7 @@ class Written:
 
 async def _store_fold(
     statements: Statements, folds: RecentFolds, stored: Stored, writer: MatchWriter,
-    entries: Sequence[JSON], number: int, action: str, device_id: str | None,
+    entries: Sequence[JSON], number: int, action: str, sender: Sender,
     old_entry: JSON = None, new_entry: JSON = None,
 ) -> Written:
     """Fold ``entries`` (the match's new rounds, where round ``number`` changed) and store what
@@ -431,7 +434,7 @@ async def _store_fold(
     added = rounds[stored_count:]
     if added:
         await statements.run(INSERT_ROUND, [{"match_id": record.id, **played} for played in added])
-    await writer.record(statements, stored.game, folded, device_id, action, at)
+    await writer.record(statements, stored.game, folded, sender, action, at)
     club = await ledger.after_match_write(statements, record.id, stored.game, folded, action, at)
     await _audit(statements, record.id, at, action, writer.token_kind, number, old_entry,
                  new_entry)
@@ -485,7 +488,7 @@ def _replay(earlier: Row | None, idempotency: Idempotency) -> Replay | None:
 async def record_round(
     database: Database, folds: RecentFolds, broker: Broker, match_id: str,
     authorization: str | None, body: dict[str, Any], idempotency: Idempotency | None,
-    device_id: str | None = None,
+    sender: Sender = NOBODY,
 ) -> s.RoundWritten | Replay:
     """Append a round; with ``idempotency`` when the client sent a key."""
     entry = unwrap_entry(body)
@@ -500,7 +503,7 @@ async def record_round(
             number = len(stored.entries) + 1
             written = await _store_fold(statements, folds, stored, writer,
                                         [*stored.entries, entry], number, "round_added",
-                                        device_id, new_entry=entry)
+                                        sender, new_entry=entry)
             if idempotency is not None:
                 await statements.run(INSERT_IDEMPOTENT_ANSWER, {
                     **idempotency.stored_as(match_id), "fingerprint": idempotency.fingerprint,
@@ -530,7 +533,7 @@ def _existing(stored: Stored, number: int) -> JSON:
 async def correct_round(
     database: Database, folds: RecentFolds, broker: Broker, match_id: str, number: int,
     authorization: str | None, if_match: str | None, body: dict[str, Any],
-    device_id: str | None = None,
+    sender: Sender = NOBODY,
 ) -> s.RoundWritten:
     entry = unwrap_entry(body)
     async with database.write() as statements:
@@ -540,7 +543,7 @@ async def correct_round(
         entries = list(stored.entries)
         entries[number - 1] = entry
         written = await _store_fold(statements, folds, stored, writer, entries, number,
-                                    "round_corrected", device_id, old_entry, entry)
+                                    "round_corrected", sender, old_entry, entry)
     await _publish(broker, writer, match_id, written, "round_corrected", number)
     assert written.answer is not None
     return written.answer
@@ -548,7 +551,7 @@ async def correct_round(
 
 async def undo_round(
     database: Database, folds: RecentFolds, broker: Broker, match_id: str, number: int,
-    authorization: str | None, if_match: str | None, device_id: str | None = None,
+    authorization: str | None, if_match: str | None, sender: Sender = NOBODY,
 ) -> None:
     async with database.write() as statements:
         stored, writer = await _load_for_writing(statements, match_id, authorization)
@@ -558,7 +561,7 @@ async def undo_round(
                              "instead.", last=len(stored.entries), number=number))
         _check_version(stored.record, if_match)
         written = await _store_fold(statements, folds, stored, writer, stored.entries[:-1],
-                                    number, "round_undone", device_id, old_entry=last)
+                                    number, "round_undone", sender, old_entry=last)
     await _publish(broker, writer, match_id, written, "round_undone", number)
 
 

@@ -6,13 +6,24 @@ is derived from the organiser token (HMAC-SHA256 over the match id), so the serv
 hashes and can still hand the organiser the table tokens again for printing table cards: only
 someone holding the organiser token can derive them.
 
+Table phones: everyone at a table holds the same table token, so the token cannot tell the phone
+that entered a result from the one that confirms it, and an ``X-Device-Id`` is whatever the
+client says. A phone that opens a table's link therefore asks the server for a key of its own
+(``X-Table-Phone``): ``<id>.<mac>``, a random public id and an HMAC of the table's match and that
+id keyed with the organiser token's hash. Only the server (and the organiser) can make one, the
+server keeps nothing per phone, and any number of phones may open a table.
+
 Decisions: a table token can no longer change its match once the table is confirmed (403,
 "confirmed: ask the organiser"); the organiser can, and the table stays confirmed. Every write to
 a table's match stores the fold's places and score shares on the table row, records the
-``X-Device-Id`` that wrote it as the device that entered the result, bumps the tournament's
-version and publishes a tournament change: all in the match write's transaction. Locks are
-taken in one order everywhere (match row, then tournament row, then table rows), so concurrent
-writes at several tables and the organiser's actions never deadlock.
+``X-Device-Id`` and the table phone's id (a table token's write with a valid ``X-Table-Phone``;
+none for the organiser's) that wrote it as the phone that entered the result, bumps the
+tournament's version and publishes a tournament change: all in the match write's transaction.
+A table phone's key that is not this table's is refused (403), not dropped: the phone is told to
+open the table's link again. The header is ignored on matches that are no tournament table and
+on the organiser's writes. Locks are taken in one order everywhere (match row, then tournament
+row, then table rows), so concurrent writes at several tables and the organiser's actions never
+deadlock.
 """
 
 from __future__ import annotations
@@ -20,9 +31,12 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import secrets
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Annotated
 
+from litestar.params import HeaderParameter
 from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel, col
@@ -32,7 +46,7 @@ from api.db.statements import Statements
 from api.i18n import Phrase, _
 from api.live import Broker, Change
 from api.problems import Forbidden, NotFound, Unauthorized
-from api.tournaments.models import TournamentRow, TournamentTableRow
+from api.tournaments.models import PHONE_ID_LENGTH, TournamentRow, TournamentTableRow
 from api.tournaments.results import table_result
 from scoring.game import AnyGame
 from scoring.match import FoldedMatch
@@ -50,6 +64,41 @@ def holds(token: str, stored_hash: str) -> bool:
 def table_token(organiser_token: str, match_id: str) -> str:
     digest = hmac.new(organiser_token.encode(), f"table:{match_id}".encode(), hashlib.sha256)
     return base64.urlsafe_b64encode(digest.digest()[: auth.TOKEN_BYTES]).decode()
+
+
+PHONE_MAC_BYTES = 16
+TablePhone = Annotated[str | None, HeaderParameter(
+    name="X-Table-Phone", min_length=3, max_length=100,
+    pattern=rf"^[A-Za-z0-9_-]{{1,{PHONE_ID_LENGTH}}}\.[A-Za-z0-9_-]+$",
+    description="The key this phone got when it opened the table's link (``openTablePhone``): "
+                "a table's result is confirmed from another phone than the one that entered it",
+)]
+WRONG_PHONE = _("This phone's key (X-Table-Phone) was not given for this table: open the "
+                "table's link again.")
+
+
+def _phone_mac(organiser_token_hash: str, match_id: str, phone_id: str) -> str:
+    # Keyed with the organiser token's hash: a secret of the server's (and the organiser's)
+    # that no phone at the table can compute from the table token it holds.
+    digest = hmac.new(organiser_token_hash.encode(), f"phone:{match_id}:{phone_id}".encode(),
+                      hashlib.sha256)
+    return base64.urlsafe_b64encode(digest.digest()[:PHONE_MAC_BYTES]).decode().rstrip("=")
+
+
+def new_table_phone(organiser_token_hash: str, match_id: str) -> tuple[str, str]:
+    """A new phone at a table: ``(its id, its key)``."""
+    phone_id = secrets.token_urlsafe(PHONE_ID_LENGTH * 3 // 4)
+    return phone_id, f"{phone_id}.{_phone_mac(organiser_token_hash, match_id, phone_id)}"
+
+
+def table_phone_id(key: str | None, organiser_token_hash: str, match_id: str) -> str | None:
+    """The id of the phone holding ``key`` (None without one); 403 for a key of another table."""
+    if key is None:
+        return None
+    phone_id, _dot, mac = key.partition(".")
+    if not hmac.compare_digest(mac, _phone_mac(organiser_token_hash, match_id, phone_id)):
+        raise Forbidden(WRONG_PHONE)
+    return phone_id
 
 
 def match_view_token(organiser_token: str, match_id: str) -> str:
@@ -122,11 +171,21 @@ UPDATE_TOURNAMENT = update(TOURNAMENTS).where(TOURNAMENTS.c.id == bindparam("tou
 
 @dataclass(frozen=True, slots=True)
 class TableOfMatch:
-    """The tournament table a match is played at."""
+    """The tournament table a match is played at, and the key its phones' keys are made with."""
 
     tournament_id: str
     round: int
     table: int
+    match_id: str
+    organiser_token_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Sender:
+    """The phone a write came from, as it names itself: ``X-Device-Id`` and ``X-Table-Phone``."""
+
+    device_id: str | None = None
+    table_phone: str | None = None
 
 
 @dataclass(slots=True)
@@ -139,16 +198,18 @@ class MatchWriter:
     action: str = ""
 
     async def record(self, statements: Statements, game: AnyGame, folded: FoldedMatch,
-                     device_id: str | None, action: str, at: datetime) -> None:
+                     sender: Sender, action: str, at: datetime) -> None:
         """Store the table's new result and bump the tournament (same transaction)."""
         if self.table is None:
             return
+        phone_id = None if self.token_kind != TABLE else table_phone_id(
+            sender.table_phone, self.table.organiser_token_hash, self.table.match_id)
         places, shares = table_result(game, folded)
         await statements.run(UPDATE_TABLE, {
             "table_tournament": self.table.tournament_id, "table_round": self.table.round,
             "table_number": self.table.table, "rounds_played": len(folded.rounds),
             "finished": folded.finished, "places": places, "shares": shares,
-            "entered_by_device": device_id})
+            "entered_by_device": sender.device_id, "entered_by_phone": phone_id})
         self.tournament_version += 1
         await statements.run(UPDATE_TOURNAMENT, {
             "tournament_key": self.table.tournament_id, "version": self.tournament_version,
@@ -183,7 +244,7 @@ async def match_writer(statements: Statements, match_id: str, write_token_hash: 
     # whether the table is confirmed certain.
     locked = await statements.one(TABLE_OF_MATCH_FOR_WRITE, at_table)
     assert locked is not None  # tables are never deleted
-    table = TableOfMatch(tournament_id, number, table_number)
+    table = TableOfMatch(tournament_id, number, table_number, match_id, organiser_hash)
     if holds(token, organiser_hash):
         return MatchWriter(ORGANISER, table, version)
     if not holds(token, write_token_hash):

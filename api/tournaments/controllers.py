@@ -32,7 +32,7 @@ from api.requests import (
 from api.spreadsheet import DecimalMark, Layout, Separator, csv_response
 from api.tournaments import backup, export, service
 from api.tournaments import schemas as s
-from api.tournaments.access import events_channel
+from api.tournaments.access import Sender, TablePhone, events_channel
 from api.tournaments.models import DEVICE_ID_LENGTH, DEVICE_ID_PATTERN, TOURNAMENT_ID_LENGTH
 
 MAX_BACKUP_BYTES = 16 * 1024 * 1024
@@ -46,8 +46,8 @@ RoundNumber = Annotated[int, PathParameter(title="Round number", ge=1, le=s.MAX_
 TableNumber = Annotated[int, PathParameter(title="Table number", ge=1, le=s.MAX_BACKUP_ITEMS)]
 DeviceId = Annotated[str | None, HeaderParameter(
     name="X-Device-Id", min_length=1, max_length=DEVICE_ID_LENGTH, pattern=DEVICE_ID_PATTERN,
-    description="A random id the app keeps per phone: the phone that confirms a result must "
-                "differ from the phone that entered it",
+    description="A random id the app keeps per phone: where the result was entered without "
+                "an X-Table-Phone key, the phone that confirms it must send another one",
 )]
 
 READ = [BadRequest, Unauthorized, Forbidden, NotFound]
@@ -138,16 +138,32 @@ class TournamentController(Controller):
         """The round's table tokens again, for printing table cards (organiser)."""
         return await service.round_tokens(session, tournament_id, number, authorization(request))
 
+    @post("/{tournament_id:str}/rounds/{number:int}/tables/{table:int}/phones",
+          operation_id="openTablePhone", status_code=201, raises=WRITE,
+          responses=documented(*WRITE), security=ORGANISER)
+    async def open_phone(self, request: Request[Any, Any, Any],
+                         session: Session, tournament_id: TournamentId,
+                         number: RoundNumber, table: TableNumber) -> s.TablePhone:
+        """A phone opened the table's link (with the table's token): its own key, to send as
+        ``X-Table-Phone`` with its writes and its confirmation. Nothing is stored."""
+        return await service.open_table_phone(session, tournament_id, number, table,
+                                              authorization(request))
+
     @post("/{tournament_id:str}/rounds/{number:int}/tables/{table:int}/confirm",
           operation_id="confirmTable", status_code=200, raises=WRITE,
           responses=documented(*WRITE), security=ORGANISER)
     async def confirm(self, request: Request[Any, Any, Any],
                       session: Session, tournament_id: TournamentId,
                       number: RoundNumber, table: TableNumber,
-                      x_device_id: DeviceId = None) -> s.Table:
-        """Confirm a finished table's result: another phone at the table, or the organiser."""
+                      x_device_id: DeviceId = None, x_table_phone: TablePhone = None) -> s.Table:
+        """Confirm a finished table's result: another phone at the table, or the organiser.
+
+        With the table's token: when a phone with an ``X-Table-Phone`` key entered the result,
+        only another phone's key confirms it; a result entered without one (a client that
+        sends only ``X-Device-Id``) is confirmed by a different ``X-Device-Id``."""
         return await service.confirm_table(session, broker(request), tournament_id, number,
-                                           table, authorization(request), x_device_id)
+                                           table, authorization(request),
+                                           Sender(x_device_id, x_table_phone))
 
     @get("/{tournament_id:str}/standings", operation_id="tournamentStandings", raises=READ,
          responses=documented(*READ), security=SECURITY)

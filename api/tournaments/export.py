@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
-from api.i18n import Words, _
+from api.i18n import Phrase, Words, _
 from api.spreadsheet import ENGLISH, Cell, Layout, SheetWords, csv_bytes
 from api.tournaments import schemas as s
 from scoring import registry
@@ -37,7 +37,23 @@ HEADINGS = Vocabulary("a column heading of the tournament standings", {
 })
 TITLE = _("{tournament}: standings")
 AFTER_ROUND = _("{game} · standings after round {round} of {rounds}")
+DURING_ROUND = _("{game} · standings during round {round} of {rounds}: {confirmed} of {tables} "
+                 "tables confirmed")
 BEFORE_FIRST = _("{game} · standings before the first result")
+
+
+def standings_line(tournament: s.Tournament, standings: s.Standings, game: str) -> Phrase:
+    """What the standings count: "after round N" only once every table of round N is
+    confirmed; while some are open, how many count so far."""
+    number = standings.through_round
+    if not number:
+        return BEFORE_FIRST.with_params(game=game)
+    played = next(r for r in tournament.round_list if r.number == number)
+    if played.status == "complete":
+        return AFTER_ROUND.with_params(game=game, round=number, rounds=tournament.rounds)
+    return DURING_ROUND.with_params(
+        game=game, round=number, rounds=tournament.rounds, tables=len(played.tables),
+        confirmed=sum(t.state == "confirmed" for t in played.tables))
 
 
 def standings_words(words: Words) -> SheetWords:
@@ -77,8 +93,7 @@ def standings_html(tournament: s.Tournament, standings: s.Standings, words: Word
     body = "\n".join(f"<tr>{cells(r, 'td')}</tr>" for r in rows)
     game = registry.game_by_id(tournament.game)
     game_name = tournament.game if game is None else game.name
-    through = (AFTER_ROUND if standings.through_round else BEFORE_FIRST).with_params(
-        game=game_name, round=standings.through_round, rounds=tournament.rounds)
+    through = standings_line(tournament, standings, game_name)
     return f"""<!DOCTYPE html>
 <html lang="{words.language}">
 <head>

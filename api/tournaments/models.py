@@ -22,6 +22,8 @@ DEVICE_ID_LENGTH = 100
 DEVICE_ID_PATTERN = r"^[!-~]+$"
 """A device id is printable ASCII without spaces (the app sends a UUID): it never carries a
 control character into the database or a log line."""
+PHONE_ID_LENGTH = 16
+"""The public half of a table phone's key (see :mod:`api.tournaments.access`)."""
 
 
 class TournamentRow(SQLModel, table=True):
@@ -97,4 +99,7 @@ class TournamentTableRow(SQLModel, table=True):
     confirmed_by: str | None = Field(default=None, sa_type=String(16), nullable=True)
     entered_by_device: str | None = Field(
         default=None, sa_type=String(DEVICE_ID_LENGTH), nullable=True,
+    )
+    entered_by_phone: str | None = Field(
+        default=None, sa_type=String(PHONE_ID_LENGTH), nullable=True,
     )

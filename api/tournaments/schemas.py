@@ -88,6 +88,15 @@ class Table(msgspec.Struct):
     state: TableState
     entered_by_device: str | None
     confirmed_by: Literal["table", "organiser"] | None
+    entered_by_phone: str | None
+    """The id of the table phone that entered the result (the part of its key before the dot)."""
+
+
+class TablePhone(msgspec.Struct):
+    """A phone's own key at a table: sent as ``X-Table-Phone``; ``id`` is its public part."""
+
+    id: str
+    key: str
 
 
 class RepeatedPair(msgspec.Struct):

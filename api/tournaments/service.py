@@ -26,10 +26,13 @@ Decisions:
 - Match options are checked at creation for a table of the preferred size.
 - A table's match gets the players' names in seat order, the tournament's options, and is
   private when the tournament is; it is read with the table token or the organiser's.
-- Confirming needs a finished match (409 otherwise). With a table token, the ``X-Device-Id``
-  must be present and differ from the device that wrote the match last (409); the organiser may
-  always confirm. Confirming twice answers the table again. When every table of a round is
-  confirmed the round is complete; after the last round the tournament is finished.
+- Confirming needs a finished match (409 otherwise); the organiser may always confirm. With a
+  table token it must come from another phone than the one that wrote the match last (409): when
+  that phone sent its table phone key (``X-Table-Phone``, see :mod:`api.tournaments.access`),
+  the confirmation needs another phone's key; when it did not (a client that sends only
+  ``X-Device-Id``, or the organiser), it needs an ``X-Device-Id`` other than the one recorded, as
+  before table phones existed. Confirming twice answers the table again. When every table of a
+  round is confirmed the round is complete; after the last round the tournament is finished.
 """
 
 from __future__ import annotations
@@ -69,13 +72,16 @@ from api.tournaments import schemas as s
 from api.tournaments.access import (
     ORGANISER,
     TABLE,
+    Sender,
     events_channel,
     holds,
     lock_tournament,
     match_view_token,
+    new_table_phone,
     no_tournament,
     read_kind,
     require_organiser,
+    table_phone_id,
     table_token,
 )
 from api.tournaments.models import (
@@ -256,6 +262,7 @@ def table_view(table: TournamentTableRow) -> s.Table:
         table=table.table, match_id=table.match_id, players=list(table.players),
         state=table_state(table), entered_by_device=table.entered_by_device,
         confirmed_by=table.confirmed_by,  # type: ignore[arg-type]
+        entered_by_phone=table.entered_by_phone,
     )
 
 
@@ -658,9 +665,23 @@ async def round_tokens(session: AsyncSession, tournament_id: str, number: int,
     ])
 
 
+async def open_table_phone(session: AsyncSession, tournament_id: str, number: int,
+                           table_number: int, authorization: str | None) -> s.TablePhone:
+    row = await load_tournament(session, tournament_id)
+    table = await session.get(TournamentTableRow, (tournament_id, number, table_number))
+    if table is None:
+        raise NotFound(_("Round {number} has no table {table}.", number=number,
+                         table=table_number))
+    match = await session.get(MatchRow, table.match_id)
+    if match is None or not holds(auth.bearer_token(authorization), match.write_token_hash):
+        raise Forbidden(_("Only this table's key opens a phone at this table."))
+    phone_id, key = new_table_phone(row.organiser_token_hash, table.match_id)
+    return s.TablePhone(id=phone_id, key=key)
+
+
 async def confirm_table(session: AsyncSession, broker: Broker, tournament_id: str, number: int,
                         table_number: int, authorization: str | None,
-                        device_id: str | None) -> s.Table:
+                        sender: Sender) -> s.Table:
     row = await lock_tournament(session, tournament_id)
     table = await session.get(TournamentTableRow, (tournament_id, number, table_number),
                               with_for_update=True)
@@ -679,9 +700,15 @@ async def confirm_table(session: AsyncSession, broker: Broker, tournament_id: st
         return table_view(table)
     if not table.finished:
         raise Conflict(_("The match at this table is not finished yet."))
-    if confirmer == TABLE and (device_id is None or device_id == table.entered_by_device):
-        raise Conflict(_("Another phone at the table must confirm (it sends its X-Device-Id), "
-                         "or the organiser."))
+    if confirmer == TABLE:
+        phone_id = table_phone_id(sender.table_phone, row.organiser_token_hash, table.match_id)
+        if table.entered_by_phone is not None:
+            if phone_id in (None, table.entered_by_phone):
+                raise Conflict(_("Another phone at the table must confirm: open the table's "
+                                 "link on it (its X-Table-Phone key), or ask the organiser."))
+        elif sender.device_id is None or sender.device_id == table.entered_by_device:
+            raise Conflict(_("Another phone at the table must confirm (it sends its "
+                             "X-Device-Id), or the organiser."))
     table.confirmed = True
     table.confirmed_by = confirmer
     round_tables = await tables_of(session, tournament_id, number)

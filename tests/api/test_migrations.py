@@ -178,8 +178,8 @@ def test_whole_numbers_stored_as_floats_become_integers_and_the_match_goes_on(
             "rounds[1].winner", "rounds[1].penalty[0]", "rounds[1].penalty[1]",
             "rounds[1].penalty[2]"}
         before = ok(client.get(f"/api/v1/matches/{whole['id']}"), 200)
-        ok(client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", headers=organiser),
-           422)
+        # The tournament's start is tried after the upgrade only: this code reads tournament
+        # tables with a column of a later revision (0005), which a database at 0003 lacks.
 
     cli.upgrade(database_url)
     assert cli.check(database_url) is None

@@ -446,6 +446,92 @@ async def test_confirming_needs_a_finished_match_and_another_phone(client: Clien
     assert ok(await confirm(client, tournament, 1, 1, token, "phone-3")) == confirmed
 
 
+async def open_phone(client: Client, tournament: dict[str, Any], number: int, table: int,
+                     token: str) -> Any:
+    return await client.post(f"{BASE}/{tournament['id']}/rounds/{number}/tables/{table}/phones",
+                             headers=bearer(token))
+
+
+def phone(key: str, device: str) -> dict[str, str]:
+    """The headers of a phone that opened a table's link: its table phone key and device id."""
+    return {"X-Table-Phone": key, "X-Device-Id": device}
+
+
+async def test_a_phone_that_entered_a_result_cannot_confirm_it_by_naming_another_device(
+    client: Client,
+) -> None:
+    tournament = await new_tournament(client, options={"games": 1})
+    await register(client, tournament, NAMES[:4])
+    table = (await start(client, tournament))["tables"][0]
+    token = table["table_token"]
+    entering = ok(await open_phone(client, tournament, 1, 1, token), 201)
+    second = ok(await open_phone(client, tournament, 1, 1, token), 201)
+    assert entering["id"] != second["id"]
+    assert entering["key"].startswith(entering["id"] + ".")
+    ok(await client.post(f"/api/v1/matches/{table['match_id']}/rounds", json=result(4, 0),
+                         headers={**bearer(token), **phone(entering["key"], "phone-1")}), 201)
+    [seen] = (await read(client, tournament))["round_list"][0]["tables"]
+    assert (seen["entered_by_phone"], seen["entered_by_device"]) == (entering["id"], "phone-1")
+    url = f"{BASE}/{tournament['id']}/rounds/1/tables/1/confirm"
+    # The entering phone, whatever device id it sends, with or without its key:
+    for headers in (phone(entering["key"], "phone-2"), {"X-Device-Id": "phone-2"}, {}):
+        body = problem(await client.post(url, headers={**bearer(token), **headers}), 409)
+        assert "X-Table-Phone" in body["detail"]
+    # A key made up at the table, or another table's, is refused as such:
+    forged = f"{second['id']}.{entering['key'].partition('.')[2]}"
+    problem(await client.post(url, headers={**bearer(token), **phone(forged, "phone-2")}), 403)
+    assert (await read(client, tournament))["round_list"][0]["tables"][0]["state"] == "entered"
+    confirmed = ok(await client.post(url, headers={**bearer(token),
+                                                   **phone(second["key"], "phone-1")}))
+    assert (confirmed["state"], confirmed["confirmed_by"]) == ("confirmed", "table")
+
+
+async def test_only_the_tables_own_token_opens_a_phone_and_its_key_works_at_that_table_only(
+    client: Client,
+) -> None:
+    tournament = await new_tournament(client, options={"games": 1})
+    await register(client, tournament, NAMES[:8])
+    first, other = (await start(client, tournament))["tables"]
+    problem(await open_phone(client, tournament, 1, 1, other["table_token"]), 403)
+    problem(await open_phone(client, tournament, 1, 1, tournament["token"]), 403)
+    problem(await open_phone(client, tournament, 1, 1, tournament["view_token"]), 403)
+    problem(await client.post(f"{BASE}/{tournament['id']}/rounds/1/tables/1/phones"), 401)
+    problem(await open_phone(client, tournament, 1, 3, first["table_token"]), 404)
+    problem(await open_phone(client, tournament, 2, 1, first["table_token"]), 404)
+    key = ok(await open_phone(client, tournament, 1, 2, other["table_token"]), 201)["key"]
+    body = problem(await client.post(
+        f"/api/v1/matches/{first['match_id']}/rounds", json=result(4, 0),
+        headers={**bearer(first["table_token"]), **phone(key, "phone-1")}), 403)
+    assert "X-Table-Phone" in body["detail"]
+    assert (await read(client, tournament))["round_list"][0]["tables"][0]["state"] == "open"
+    bad = problem(await client.post(
+        f"/api/v1/matches/{first['match_id']}/rounds", json=result(4, 0),
+        headers={**bearer(first["table_token"]), "X-Table-Phone": "no key"}), 400)
+    assert bad["errors"][0]["path"] == "X-Table-Phone"
+    # The organiser's writes name no table phone: any phone at the table confirms them.
+    ok(await client.post(f"/api/v1/matches/{first['match_id']}/rounds", json=result(4, 0),
+                         headers={**bearer(tournament["token"]), **phone(key, "laptop")}), 201)
+    [seen, _other] = (await read(client, tournament))["round_list"][0]["tables"]
+    assert seen["entered_by_phone"] is None
+    ok(await confirm(client, tournament, 1, 1, first["table_token"], "phone-2"))
+
+
+async def test_the_last_phone_to_write_is_the_one_that_entered(client: Client) -> None:
+    tournament = await new_tournament(client, options={"games": 2})
+    await register(client, tournament, NAMES[:4])
+    table = (await start(client, tournament))["tables"][0]
+    token = table["table_token"]
+    keys = [ok(await open_phone(client, tournament, 1, 1, token), 201)["key"] for _ in range(2)]
+    rounds = f"/api/v1/matches/{table['match_id']}/rounds"
+    ok(await client.post(rounds, json=result(4, 0),
+                         headers={**bearer(token), **phone(keys[0], "a")}), 201)
+    ok(await client.post(rounds, json=result(4, 1),
+                         headers={**bearer(token), **phone(keys[1], "b")}), 201)
+    url = f"{BASE}/{tournament['id']}/rounds/1/tables/1/confirm"
+    problem(await client.post(url, headers={**bearer(token), **phone(keys[1], "c")}), 409)
+    ok(await client.post(url, headers={**bearer(token), **phone(keys[0], "a")}))
+
+
 async def test_a_confirmed_table_is_closed_to_its_token_but_open_to_the_organiser(
     client: Client,
 ) -> None:
@@ -640,6 +726,29 @@ async def test_the_standings_export_as_csv_json_and_a_printable_page(client: Cli
     assert css.headers["content-type"].startswith("text/css")
     assert "A4" in css.text
     problem(await client.get(url, params={"format": "pdf"}), 400)
+
+
+async def test_the_printed_standings_say_after_round_n_only_once_round_n_is_complete(
+    client: Client,
+) -> None:
+    tournament = await new_tournament(client, options={"games": 1})
+    await register(client, tournament, NAMES[:12])
+    url = f"{BASE}/{tournament['id']}/export"
+    page = (await client.get(url, params={"format": "html", "lang": "en"})).text
+    assert "standings before the first result" in page
+    tables = (await start(client, tournament))["tables"]
+    for table in tables:
+        ok(await enter(client, table, result(4, 0), "phone-1"), 201)
+    ok(await confirm(client, tournament, 1, 2, tables[1]["table_token"]))
+    page = (await client.get(url, params={"format": "html", "lang": "en"})).text
+    assert "standings during round 1 of 3: 1 of 3 tables confirmed" in page
+    assert "after round" not in page
+    german = (await client.get(url, params={"format": "html", "lang": "de"})).text
+    assert "während Runde 1 von 3: 1 von 3 Tischen bestätigt" in german
+    for table in (tables[0], tables[2]):
+        ok(await confirm(client, tournament, 1, table["table"], table["table_token"]))
+    page = (await client.get(url, params={"format": "html", "lang": "en"})).text
+    assert "standings after round 1 of 3" in page
 
 
 async def test_a_backup_imports_into_an_empty_database_with_identical_standings(

@@ -189,6 +189,13 @@ def confirm_target(world: World) -> list[tuple[Call, str, dict[str, str]]]:
              wrong)]
 
 
+def phone_target(world: World) -> list[tuple[Call, str, dict[str, str]]]:
+    path = f"{T}/{world.running['id']}/rounds/1/tables/1/phones"
+    wrong = refusals(world, world.running["view_token"], **{
+        "the organiser's token (a phone needs the table's)": world.running["token"]})
+    return [(Call(path), world.tables[0]["table_token"], wrong)]
+
+
 def open_target(path: Callable[[World], str], body: Callable[[World], Any],
                 ) -> Callable[[World], list[tuple[Call, str, dict[str, str]]]]:
     def calls(world: World) -> list[tuple[Call, str, dict[str, str]]]:
@@ -259,6 +266,10 @@ MATRIX: dict[tuple[str, str], Rule] = {
     ("POST", f"{T}/{{tournament_id}}/rounds/{{number}}/tables/{{table}}/confirm"): Rule(
         "the organiser, or the table's own token from another phone than the one that entered",
         confirm_target, 200),
+    ("POST", f"{T}/{{tournament_id}}/rounds/{{number}}/tables/{{table}}/phones"): Rule(
+        "the table's own token only: a phone at that table gets its key (the organiser "
+        "confirms without one)",
+        phone_target, 201),
 }
 
 CLUB_ONLY_READS = ["/backup"]
