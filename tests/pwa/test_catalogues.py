@@ -86,7 +86,7 @@ def test_every_value_has_the_placeholders_and_plural_shape_of_the_english_one(la
     wrong = [key for key, value in CATALOGUES[lang].items()
              if placeholders(value) != placeholders(ENGLISH[key])
              or isinstance(value, dict) != isinstance(ENGLISH[key], dict)
-             or isinstance(value, dict) and set(value) != set(ENGLISH[key])]
+             or (isinstance(value, dict) and set(value) != set(ENGLISH[key]))]
     assert wrong == []
 
 
