@@ -195,7 +195,7 @@ async def test_a_problem_is_said_in_each_language_with_the_same_codes(client: Cl
     assert said["de"]["title"] == "Eingabe nicht möglich"
     assert said["de"]["detail"] == "Die Personen oder Optionen passen nicht zu diesem Spiel."
     assert said["de"]["errors"][0]["message"] == "Jede Person braucht einen Namen."
-    assert said["fr"]["errors"][0]["message"] == "Chaque joueur a besoin d'un nom."
+    assert said["fr"]["errors"][0]["message"] == "Chaque joueur a besoin d’un nom."
     assert said["it"]["errors"][0]["message"] == "Ogni giocatore ha bisogno di un nome."
     for language, body in said.items():
         assert [(e["path"], e["code"], e["params"]) for e in body["errors"]] == [
@@ -216,7 +216,7 @@ async def test_option_errors_name_the_players_in_the_readers_language(client: Cl
 
 async def test_litestars_own_errors_speak_too(client: Client) -> None:
     body = problem(await client.get("/api/v1/nowhere", headers={"Accept-Language": "it"}), 404)
-    assert (body["title"], body["detail"]) == ("Non trovato", "A questo indirizzo non c'è niente.")
+    assert (body["title"], body["detail"]) == ("Non trovato", "A questo indirizzo non c’è niente.")
     shape = problem(await client.post("/api/v1/matches?lang=fr",
                                       json={"game": "tschau-sepp", "players": "Ann"}), 400)
     (error,) = shape["errors"]
@@ -266,13 +266,13 @@ async def test_no_json_word_reaches_a_player(client: Client) -> None:
     (nothing,) = problem(await client.post(
         "/api/v1/matches?lang=fr", content=b"", headers={"Content-Type": "application/json"}),
         400)["errors"]
-    assert (nothing["path"], nothing["message"]) == ("", "Cette requête a besoin d'un contenu.")
+    assert (nothing["path"], nothing["message"]) == ("", "Cette requête a besoin d’un contenu.")
 
 
 @pytest.mark.parametrize(("game", "options", "language", "said"), [
     ("sea-change", {"suits": ["pink", "blue", "red"]}, "de",
      "«pink» geht hier nicht; wähle Blau, Grün, Lila, Rot oder Gelb."),
-    ("tschau-sepp", {"card_faces": "german"}, "fr", "«german» n'est pas possible ici ; "
+    ("tschau-sepp", {"card_faces": "german"}, "fr", "«german» n’est pas possible ici ; "
      "choisissez cartes françaises ou cartes suisses alémaniques."),
     ("tschau-sepp", {"scoring": "points"}, "it",
      "«points» qui non è possibile; scegli punti di penalità o mani vinte."),
