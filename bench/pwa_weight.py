@@ -1,5 +1,5 @@
 """The app's first visit on the wire: every byte a phone downloads the first time it opens
-Tafelrunde, as the server sends it (gzip where it compresses), against a budget of 100 KiB.
+Tafelrunde, as the server sends it (gzip where it compresses), against a budget of 120 KiB.
 
 A first visit loads the page, and the service worker it installs then fetches every file of the
 app: the list in ``/precache.js``, which the server writes from ``pwa/``. So the visit is ``/``,
@@ -10,7 +10,9 @@ worker's ``index.html`` are two addresses, so the shell is downloaded twice, as 
 
 The budget is for the whole app offline: every screen, tournaments included, in every language,
 and the icons a browser fetches anyway to offer installing the app. (It was 60 KiB when the
-worker left the tournament screens out; they and the French and Italian texts add about 20 KiB.)
+worker left the tournament screens out; they and the French and Italian texts add about 20 KiB.
+The club screens, the chart and their words in four languages add another 19 KiB: 120 KiB, so
+that a phone at a club evening shows its ladder and history offline too.)
 
 Needs nothing but the installed package: no test extras, no browser. It starts
 ``tafelrunde serve`` on a free port with a throwaway SQLite file and fetches with the standard
@@ -39,7 +41,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-BUDGET = 100 * 1024
+BUDGET = 120 * 1024
 ACCEPT_ENCODING = "gzip, deflate, br, zstd"  # what chromium sends; the server picks gzip
 
 

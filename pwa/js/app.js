@@ -14,7 +14,7 @@ import { getMatch, keepReadsForOffline } from './api.js';
 import { errorScreen } from './match-view.js';
 import { tokensFor } from './store.js';
 
-/** Tournament screens are loaded when first opened: they are not part of the first visit. */
+/** Tournament and club screens are loaded when first opened: they are not part of the first visit. */
 const later = (module, name) => async (root, ...params) => {
   let screen;
   try { screen = (await import(module))[name]; } catch (error) { return errorScreen(root, error); }
@@ -48,6 +48,14 @@ route(/^\/t\/([^/]+)$/, later('./tournaments/dashboard.js', 'dashboardScreen'));
 route(/^\/t\/([^/]+)\/board$/, later('./tournaments/board.js', 'boardScreen'));
 route(/^\/t\/([^/]+)\/r\/(\d+)\/cards$/, later('./tournaments/cards.js', 'cardsScreen'));
 route(/^\/t\/([^/]+)\/p\/(\d+)$/, later('./tournaments/player.js', 'playerScreen'));
+route(/^\/c\/new$/, later('./clubs/new.js', 'newClubScreen'));
+route(/^\/c\/([^/]+)$/, later('./clubs/members.js', 'membersScreen'));
+route(/^\/c\/([^/]+)\/ladder(?:\/([^/]+))?$/, later('./clubs/ladder.js', 'ladderScreen'));
+route(/^\/c\/([^/]+)\/history$/, later('./clubs/history.js', 'historyScreen'));
+route(/^\/c\/([^/]+)\/share$/, later('./clubs/share.js', 'clubShareScreen'));
+route(/^\/c\/([^/]+)\/p\/(\d+)(?:\/vs\/(\d+))?$/, later('./clubs/member.js', 'memberScreen'));
+route(/^\/c\/([^/]+)\/new$/, newMatchScreen);
+route(/^\/c\/([^/]+)\/t\/new$/, later('./tournaments/new.js', 'newTournamentScreen'));
 
 /** The language picker: each language named in itself, the current one chosen. */
 function labelChrome() {

@@ -4,7 +4,10 @@
 // of a tournament adds &tt=<tournament>.<round>.<table>.
 // Tournaments: #/t/new, #/t/<id>, #/t/<id>/board, #/t/<id>/r/<n>/cards, #/t/<id>/p/<player>;
 // a private tournament's link carries ?v=<view token>, kept the same way.
-import { rememberTournament, storeTokens } from './store.js';
+// Clubs: #/c/new, #/c/<id> (members), #/c/<id>/ladder[/<game>], #/c/<id>/history, #/c/<id>/share,
+// #/c/<id>/p/<member>[/vs/<member>], #/c/<id>/new (a match), #/c/<id>/t/new (a tournament); a
+// member's link carries ?t=<club token>&v=<view token>, a viewer's ?v=<view token>.
+import { rememberClub, rememberTournament, storeTokens } from './store.js';
 
 const routes = [];
 let cleanup = null;
@@ -68,6 +71,11 @@ export async function render() {
     rememberTournament({ id: decodeURIComponent(tournament) }, { view: query.get('v') });
     history.replaceState(null, '', `#${path}`);
   }
+  const club = /^\/c\/([^/]+)/.exec(path)?.[1];
+  if (club && (query.has('t') || query.has('v'))) {
+    rememberClub({ id: decodeURIComponent(club) }, { token: query.get('t'), view: query.get('v') });
+    history.replaceState(null, '', `#${path}`);
+  }
   if (cleanup) cleanup();
   cleanup = null;
   const root = document.getElementById('app');
@@ -75,7 +83,7 @@ export async function render() {
   for (const [pattern, screen] of routes) {
     const match = pattern.exec(path);
     if (!match) continue;
-    const params = match.slice(1).map(decodeURIComponent);
+    const params = match.slice(1).map((param) => (param === undefined ? param : decodeURIComponent(param)));
     const result = await screen(root, ...params);
     // A newer navigation may have happened while this screen loaded: drop the stale cleanup.
     if (mine === renderCount) cleanup = typeof result === 'function' ? result : null;

@@ -1,4 +1,5 @@
-// What this device remembers: recent matches, player names, and the tokens of each match.
+// What this device remembers: recent matches, tournaments and clubs, player names, and the tokens
+// of each.
 const RECENT = 'tafelrunde.recent';
 const NAMES = 'tafelrunde.names';
 const TOKENS = 'tafelrunde.tokens';
@@ -46,7 +47,7 @@ export function bringBack(kind, id) {
   const item = forgotten().find((x) => x.kind === kind && x.entry.id === id);
   if (!item) return;
   write(FORGOTTEN, forgotten().filter((x) => !(x.kind === kind && x.entry.id === id)));
-  const key = kind === 'match' ? RECENT : TOURNAMENTS;
+  const key = { match: RECENT, tournament: TOURNAMENTS, club: CLUBS }[kind];
   write(key, [item.entry, ...read(key, []).filter((x) => x.id !== id)].slice(0, MAX_RECENT));
 }
 
@@ -108,4 +109,30 @@ export function deviceId() {
     localStorage.setItem(DEVICE, id);
   }
   return id;
+}
+
+const CLUBS = 'tafelrunde.clubs';
+
+/**
+ * Clubs opened on this device, newest first, with the club token (a member's phone: starts the
+ * club's matches) and the view token where held. Forgetting keeps both with the entry.
+ */
+export const recentClubs = () => read(CLUBS, []);
+
+export function rememberClub(club, tokens = {}) {
+  const had = recentClubs().find((x) => x.id === club.id) || {};
+  const entry = { id: club.id, name: club.name || had.name || null,
+    token: tokens.token || had.token || null, view: tokens.view || had.view || null };
+  write(CLUBS, [entry, ...recentClubs().filter((x) => x.id !== club.id)].slice(0, MAX_RECENT));
+}
+
+export function forgetClub(id) {
+  putAside('club', recentClubs().find((x) => x.id === id));
+  write(CLUBS, recentClubs().filter((x) => x.id !== id));
+}
+
+/** The club's tokens held here: `token` (member) and `view`, each null when not held. */
+export function clubTokens(id) {
+  const held = recentClubs().find((x) => x.id === id);
+  return { token: held?.token || null, view: held?.view || null };
 }

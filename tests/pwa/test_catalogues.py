@@ -42,8 +42,9 @@ SAME_AS_ENGLISH = {
            "ss.colour.violet", "ts.swiss.suit.rosen"},
     "it": {"app.offline", "game.seven-seals"},
 }
-# Jass ranks keep their Swiss German names in every language; indices are letters and digits.
-SAME_EVERYWHERE = {"game.sea-change", "game.seven-seals", "game.tschau-sepp",
+# Jass ranks keep their Swiss German names in every language; indices are letters and digits;
+# a rating's mu and sigma are openskill's names.
+SAME_EVERYWHERE = {"game.sea-change", "game.seven-seals", "game.tschau-sepp", "club.mu_sigma",
                    "ts.swiss.rank.banner", "ts.swiss.rank.under", "ts.swiss.rank.ober",
                    "ts.swiss.short.banner", "ts.swiss.short.under", "ts.swiss.short.ober",
                    "ts.swiss.short.ass", "ts.french.rank.banner", "ts.french.short.banner",

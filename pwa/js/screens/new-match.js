@@ -4,14 +4,16 @@
 // whose `available` condition fails for the current players or options are hidden and not sent.
 // Decision: only options the user changed from the shown default are sent, so the API fills the
 // rest (defaults that depend on the players stay right when the player count changes).
-import { Problem, call, games } from '../api.js';
+import { Problem, authHeaders, call, games } from '../api.js';
 import { h, replace } from '../dom.js';
 import { has, t } from '../i18n.js';
 import { showErrors } from '../form.js';
 import { go } from '../router.js';
-import { rememberMatch, rememberNames, rememberedNames, storeTokens } from '../store.js';
+import { clubTokens, rememberMatch, rememberNames, rememberedNames, storeTokens } from '../store.js';
 import { errorScreen, gameName, problemText } from '../match-view.js';
 import { RANKS, facesOf, rankName } from '../games/tschau-sepp.js';
+import { memberPicker } from '../clubs/pick.js';
+import { clubError, clubRoute, loadClub } from '../clubs/common.js';
 
 const REMATCH_KEY = 'tafelrunde.rematch';
 
@@ -135,8 +137,16 @@ export function optionsToSend(g, options, playerCount) {
   return out;
 }
 
-export async function newMatchScreen(root) {
+/**
+ * With `clubId` the match is the club's: its members are offered as chips over the player fields,
+ * it is started with the club token, and it is not offered as private (the club reads it anyway).
+ */
+export async function newMatchScreen(root, clubId = null) {
   let list;
+  let club = null;
+  try {
+    if (clubId) club = (await loadClub(clubId)).club;
+  } catch (error) { return clubError(root, error); }
   try { list = await games(); } catch (error) { return errorScreen(root, error); }
   const rematch = JSON.parse(sessionStorage.getItem(REMATCH_KEY) || 'null');
   sessionStorage.removeItem(REMATCH_KEY);
@@ -148,7 +158,8 @@ export async function newMatchScreen(root) {
   };
   const current = () => list.find((g) => g.id === state.game);
   const form = h('form', { class: 'panel new-match', novalidate: true });
-  const names = h('datalist', { id: 'known-names' }, rememberedNames().map((n) => h('option', { value: n })));
+  const known = club ? [...new Set([...club.players.map((m) => m.name), ...rememberedNames()])] : rememberedNames();
+  const names = h('datalist', { id: 'known-names' }, known.map((n) => h('option', { value: n })));
 
   function gamePicker() {
     return h('fieldset', { class: 'field', 'data-path': 'game' }, h('legend', {}, t('new.game')),
@@ -215,9 +226,10 @@ export async function newMatchScreen(root) {
     const submit = form.querySelector('button[type=submit]');
     submit.disabled = true;
     try {
-      const match = await call('/matches', { method: 'POST',
-        body: { game: state.game, players, options: optionsToSend(current(), state.options, players.length),
-          private: state.private } });
+      const body = { game: state.game, players, options: optionsToSend(current(), state.options, players.length),
+        private: state.private };
+      const match = await call('/matches', { method: 'POST', body: club ? { ...body, club: club.id } : body,
+        headers: club ? authHeaders(clubTokens(club.id).token) : {} });
       storeTokens(match.id, { token: match.token, view: match.view_token });
       rememberNames(players);
       rememberMatch(match);
@@ -229,9 +241,15 @@ export async function newMatchScreen(root) {
   }
 
   function draw() {
-    replace(form, h('h1', {}, t('new.title')), gamePicker(), playerList(),
-      optionFields({ game: current(), options: state.options, players: state.players, redraw: draw }),
-      h('div', { class: 'field check' }, h('label', {}, h('input', { type: 'checkbox', checked: state.private,
+    const g = current();
+    replace(form, h('h1', {}, t('new.title')),
+      club && h('p', { class: 'hint club-of' }, t('club.match_for', { club: club.name }), ' ',
+        h('a', { href: clubRoute(club.id) }, t('club.back'))),
+      gamePicker(),
+      club && memberPicker(club.players, state.players, { min: g.min_players, max: g.max_players, redraw: draw }),
+      playerList(),
+      optionFields({ game: g, options: state.options, players: state.players, redraw: draw }),
+      !club && h('div', { class: 'field check' }, h('label', {}, h('input', { type: 'checkbox', checked: state.private,
         onchange: (e) => { state.private = e.target.checked; } }), t('new.private')),
       h('p', { class: 'hint' }, t('new.private_hint'))),
       h('button', { type: 'submit', class: 'primary' }, t('new.start')), names);

@@ -30,7 +30,8 @@ export function exportLink(match) {
   return link;
 }
 
-function linkCard(title, hint, url, kind) {
+/** A link as a QR code with copy (and send, where the phone can) buttons. */
+export function linkCard(title, hint, url, kind) {
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(url);

@@ -1,18 +1,20 @@
 // New tournament: name, game, the game's match options (the new-match screen's option form), rounds,
 // preferred table size, seating mode, tournament points (share, or points per place for each
 // table size the seating may use) and whether standings stay hidden until a round is complete.
-// The organiser token the API returns is kept on this device.
+// The organiser token the API returns is kept on this device. From a club (#/c/<id>/t/new) the
+// tournament is the club's: created with the club token, its players then added as club members.
 // Decisions: team options (`seat_groups`) are not offered, since tables of a tournament differ in
 // size and seating; per-place tables are asked for the preferred size and its neighbours within
 // the game's range (the sizes the planner uses), prefilled with places − 1 … 0.
-import { Problem, call, games } from '../api.js';
+import { Problem, authHeaders, call, games } from '../api.js';
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { clearErrors, showErrors } from '../form.js';
 import { choice } from '../games/controls.js';
 import { gameName } from '../match-view.js';
 import { go } from '../router.js';
-import { rememberTournament } from '../store.js';
+import { clubTokens, rememberTournament } from '../store.js';
+import { clubError, clubRoute, loadClub } from '../clubs/common.js';
 import { optionFields, optionsToSend } from '../screens/new-match.js';
 import { tournamentError, tournamentProblem, tournamentRoute } from './common.js';
 
@@ -36,8 +38,12 @@ function parsePlaces(text) {
   return values.some(Number.isNaN) ? text : values;
 }
 
-export async function newTournamentScreen(root) {
+export async function newTournamentScreen(root, clubId = null) {
   let list;
+  let club = null;
+  try {
+    if (clubId) club = (await loadClub(clubId)).club;
+  } catch (error) { return clubError(root, error); }
   try { list = await games(); } catch (error) { return tournamentError(root, error); }
   const state = {
     name: '', game: list[0].id, rounds: DEFAULT_ROUNDS, table_size: DEFAULT_TABLE, seating: 'mix',
@@ -83,6 +89,8 @@ export async function newTournamentScreen(root) {
   function draw() {
     const g = current();
     replace(form, h('h1', {}, t('tt.new_title')),
+      club && h('p', { class: 'hint club-of' }, t('club.tournament_for', { club: club.name }), ' ',
+        h('a', { href: clubRoute(club.id) }, t('club.back'))),
       h('div', { class: 'field', 'data-path': 'name' }, h('label', { for: 'tt-name' }, t('tt.name')),
         h('input', { id: 'tt-name', type: 'text', value: state.name, maxlength: 100, autocomplete: 'off',
           oninput: (e) => { state.name = e.target.value; } })),
@@ -110,7 +118,7 @@ export async function newTournamentScreen(root) {
       sizesNear(g, state.table_size).map((size) => [String(size), parsePlaces(state.perPlace[size])])) };
     return { name: state.name.trim(), game: state.game, rounds: state.rounds, table_size: state.table_size,
       seating: state.seating, points, hide_standings: state.hide_standings, private: state.private,
-      options: optionsToSend(g, state.options, state.table_size) };
+      options: optionsToSend(g, state.options, state.table_size), ...(club ? { club: club.id } : {}) };
   }
 
   form.addEventListener('submit', async (event) => {
@@ -119,7 +127,8 @@ export async function newTournamentScreen(root) {
     const submit = form.querySelector('button[type=submit]');
     submit.disabled = true;
     try {
-      const made = await call('/tournaments', { method: 'POST', body: body() });
+      const made = await call('/tournaments', { method: 'POST', body: body(),
+        headers: club ? authHeaders(clubTokens(club.id).token) : {} });
       rememberTournament(made, { token: made.token, view: made.view_token });
       go(tournamentRoute(made.id));
     } catch (error) {

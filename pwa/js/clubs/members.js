@@ -1,0 +1,95 @@
+// The club's home: start a match or tournament for the club (a member's phone), and the members,
+// each opening their statistics. A member's phone also renames, merges and removes members, each
+// asked once more in the member's row before it is sent.
+// Decision: members are listed by matches played, most first (the regulars at the top), then by
+// name; removing and merging say what stays (results) and what goes (the name, the second spelling).
+import { append, h, replace, toast } from '../dom.js';
+import { t } from '../i18n.js';
+import { problemText } from '../match-view.js';
+import { mergeMember, removeMember, renameMember } from './api.js';
+import { clubError, clubHeader, clubRoute, loadClub } from './common.js';
+
+export const byPlayed = (members) => [...members].sort((a, b) => b.played - a.played || a.name.localeCompare(b.name));
+
+function editor(view, member, done) {
+  const { club } = view;
+  const panel = h('div', { class: 'member-edit', role: 'group', 'aria-label': t('club.edit_member', { name: member.name }) });
+  const send = async (request, message) => {
+    try {
+      await request();
+      toast(message);
+      done();
+    } catch (error) {
+      toast(problemText(error));
+    }
+  };
+  const ask = (question, yes, action) => replace(panel, h('p', {}, question), h('div', { class: 'row' },
+    h('button', { type: 'button', class: 'primary', onclick: action }, yes),
+    h('button', { type: 'button', onclick: form }, t('club.cancel'))));
+  function form() {
+    const nameId = `rename-${member.id}`;
+    const intoId = `merge-${member.id}`;
+    const name = h('input', { id: nameId, type: 'text', value: member.name, maxlength: 40, autocomplete: 'off' });
+    const others = club.players.filter((m) => m.id !== member.id);
+    const into = h('select', { id: intoId }, others.map((m) => h('option', { value: m.id }, m.name)));
+    replace(panel,
+      h('form', { class: 'field', onsubmit: (event) => {
+        event.preventDefault();
+        const wanted = name.value.trim();
+        if (!wanted || wanted === member.name) return;
+        ask(t('club.rename_ask', { name: member.name, new: wanted }), t('club.rename'),
+          () => send(() => renameMember(club.id, member.id, wanted), t('club.renamed', { name: wanted })));
+      } }, h('label', { for: nameId }, t('club.rename_label')),
+      h('div', { class: 'row' }, name, h('button', { type: 'submit', class: 'secondary' }, t('club.rename')))),
+      others.length > 0 && h('div', { class: 'field' }, h('label', { for: intoId }, t('club.merge_label')),
+        h('p', { class: 'hint' }, t('club.merge_hint')),
+        h('div', { class: 'row' }, into, h('button', { type: 'button', class: 'secondary', onclick: () => {
+          const target = others.find((m) => String(m.id) === into.value);
+          ask(t('club.merge_ask', { name: member.name, into: target.name }), t('club.merge'),
+            () => send(() => mergeMember(club.id, member.id, target.id), t('club.merged', { name: target.name })));
+        } }, t('club.merge')))),
+      h('div', { class: 'field' }, h('p', { class: 'hint' }, t('club.remove_hint')),
+        h('button', { type: 'button', class: 'secondary danger', onclick: () => ask(
+          t('club.remove_ask', { name: member.name }), t('club.remove'),
+          () => send(() => removeMember(club.id, member.id), t('club.removed', { name: member.name }))) },
+        t('club.remove'))));
+  }
+  form();
+  return panel;
+}
+
+export async function membersScreen(root, id) {
+  let view;
+  try { view = await loadClub(id); } catch (error) { return clubError(root, error); }
+  const list = h('ul', { class: 'members' });
+  const redraw = async () => {
+    try { view = await loadClub(id); } catch (error) { return clubError(root, error); }
+    return draw();
+  };
+  function row(member) {
+    const item = h('li', { 'data-member': member.id });
+    const link = h('a', { class: 'member-link', href: clubRoute(id, `/p/${member.id}`) },
+      h('strong', {}, member.name),
+      member.aliases.length > 0 && h('span', { class: 'note' }, t('club.aliases', { names: member.aliases })),
+      h('span', { class: 'note' }, t('club.played', { n: member.played })));
+    const edit = view.canWrite && h('button', { type: 'button', class: 'small-button secondary',
+      'aria-expanded': 'false', 'aria-label': t('club.edit_member', { name: member.name }), onclick: (event) => {
+        const open = event.currentTarget.getAttribute('aria-expanded') === 'true';
+        event.currentTarget.setAttribute('aria-expanded', String(!open));
+        const panel = item.querySelector('.member-edit');
+        if (panel) panel.remove(); else item.append(editor(view, member, redraw));
+      } }, t('club.edit'));
+    return append(item, h('div', { class: 'member-row' }, link, edit));
+  }
+  function draw() {
+    const members = byPlayed(view.club.players);
+    replace(list, members.length ? members.map(row) : h('li', { class: 'hint' }, t('club.no_members')));
+    replace(root, clubHeader(view, 'members'),
+      view.canWrite && h('section', { class: 'panel hero' },
+        h('a', { class: 'button primary', href: clubRoute(id, '/new') }, t('club.new_match')),
+        h('a', { class: 'button secondary', href: clubRoute(id, '/t/new') }, t('club.new_tournament'))),
+      h('section', { class: 'panel' }, h('h2', {}, t('club.members')), list));
+  }
+  draw();
+  return undefined;
+}
