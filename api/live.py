@@ -120,8 +120,10 @@ class PostgresBroker:
         self._listener: asyncpg.Connection | None = None
         self._listening: asyncio.Task[None] | None = None
         self._publisher: asyncpg.Connection | None = None
-        # One publishing connection runs one statement at a time.
-        self._publishing = asyncio.Lock()
+        # Changes waiting for the publishing connection, which runs one statement at a time:
+        # whatever gathers while one statement runs goes out in the next, all at once.
+        self._outbox: list[tuple[str, asyncio.Future[None]]] = []
+        self._sending: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         self._listening = asyncio.create_task(self._listen())
@@ -147,28 +149,51 @@ class PostgresBroker:
         await closed.wait()
 
     async def stop(self) -> None:
-        if self._listening is not None:
-            self._listening.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._listening
+        for task in (self._listening, self._sending):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for connection in (self._listener, self._publisher):
             if connection is not None and not connection.is_closed():
                 await connection.close()
         self._listener = self._publisher = None
+        for _payload, sent in self._outbox:
+            if not sent.done():
+                sent.set_result(None)
+        self._outbox = []
         await self._local.stop()
 
     async def publish(self, match_id: str, change: Change) -> None:
+        """Send the change, together with every other change published meanwhile: under load,
+        one round trip to the database carries many (one each capped what a process could
+        write at the round trips a second one connection makes)."""
         payload = json.dumps({"key": match_id, "version": change.version,
                               "action": change.action, "round": change.round})
-        async with self._publishing:
+        sent = asyncio.get_running_loop().create_future()
+        self._outbox.append((payload, sent))
+        if self._sending is None or self._sending.done():
+            self._sending = asyncio.create_task(self._send_waiting())
+        await asyncio.shield(sent)  # a request given up on leaves its change to go out
+
+    async def _send_waiting(self) -> None:
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
             try:
                 if self._publisher is None or self._publisher.is_closed():
                     self._publisher = await self._asyncpg.connect(self._dsn)
-                await self._publisher.execute("SELECT pg_notify($1, $2)", CHANNEL, payload)
+                # In the order published: unnest keeps the array's order, NOTIFY keeps its own.
+                await self._publisher.execute(
+                    "SELECT pg_notify($1, payload) FROM unnest($2::text[]) AS payload",
+                    CHANNEL, [payload for payload, _sent in batch])
             except (OSError, self._asyncpg.PostgresError):
-                # The write is committed; a lost notice only delays phones until their next read.
-                log.warning("could not send a live change for %s", match_id, exc_info=True)
+                # The writes are committed; lost notices only delay phones until their next read.
+                log.warning("could not send %d live changes", len(batch), exc_info=True)
                 self._publisher = None
+            finally:  # sent, lost, or the server stopping: nobody waits for them any longer
+                for _payload, sent in batch:
+                    if not sent.done():
+                        sent.set_result(None)
 
     def subscribe(self, match_id: str) -> AbstractAsyncContextManager[asyncio.Queue[Change]]:
         return self._local.subscribe(match_id)

@@ -7,7 +7,8 @@
   default) the block ends only once the commit is on disk: through the engine SQLite syncs
   inside the commit; on the loop :class:`api.db.group_sync.GroupSync` syncs many commits at
   once on a thread, after this process's next writer has had its turn.
-* :meth:`Database.read_one` is a read of one row in one statement.
+* :meth:`Database.read_one` is a read of one row in one statement (on PostgreSQL in autocommit:
+  one round trip).
 * :attr:`Database.sessions` opens ORM sessions for everything else.
 
 On SQLite, writers of this process queue on :attr:`Database.writer_lock` first, whichever way
@@ -58,7 +59,11 @@ class Database:
         self._loop = LoopSQLite.for_engine(engine)
         self.group_sync = GroupSync(self._loop.path) \
             if self._loop is not None and synchronous == "full" else None
-        self._one_statement = engine.execution_options(**{ONE_STATEMENT: True})
+        # One statement is one snapshot either way; on PostgreSQL without a transaction around
+        # it, which would cost a BEGIN and a ROLLBACK, each a round trip, besides the statement.
+        self._one_statement = engine.execution_options(**{ONE_STATEMENT: True}) \
+            if engine.dialect.name == "sqlite" else \
+            engine.execution_options(isolation_level="AUTOCOMMIT")
         self._writes = engine.execution_options(**{WRITE: True})
         self._loop_commits = 0
         self._checkpoint: asyncio.Task[None] | None = None

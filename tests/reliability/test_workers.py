@@ -1,7 +1,7 @@
 """``tafelrunde serve --workers N`` on PostgreSQL: one address printed, N processes on the one
 port, a change written through one worker heard on an event stream held by another, and
-SIGTERM stops them all. (On SQLite it is refused before anything is touched:
-tests/api/test_settings.py.)"""
+SIGTERM stops them all; every connection to the database closed at once (a restart) costs no
+request. (On SQLite it is refused before anything is touched: tests/api/test_settings.py.)"""
 
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 from pathlib import Path
 
+import asyncpg
 import httpx
 import pytest
 
 from api.cli import RUNNING
+from api.db.engine import asyncpg_dsn
 from bench.harness import scratch_database
 from tests.conftest import next_change
 
@@ -86,8 +88,9 @@ def alive(pids: set[int]) -> set[int]:
 
 @pytest.fixture
 async def two_workers(postgres_server: str, tmp_path: Path) -> AsyncIterator[
-        tuple[subprocess.Popen[str], str]]:
-    """``serve --port 0 --workers 2`` on a new database: the process and its base URL."""
+        tuple[subprocess.Popen[str], str, str]]:
+    """``serve --port 0 --workers 2`` on a new database: the process, its base URL and the
+    database's."""
     async with scratch_database("postgresql", tmp_path, postgres_server) as url:
         process = start_two_workers(tmp_path, url)
         try:
@@ -95,7 +98,7 @@ async def two_workers(postgres_server: str, tmp_path: Path) -> AsyncIterator[
             line = await asyncio.to_thread(process.stdout.readline)
             running = RUNNING.fullmatch(line.strip())
             assert running is not None, line
-            yield process, running["base"]
+            yield process, running["base"], url
         finally:
             if process.poll() is None:
                 process.kill()
@@ -120,9 +123,9 @@ async def until_both_answer(process: subprocess.Popen[str], base: str) -> set[in
 
 
 async def test_two_workers_share_one_port_and_hear_each_others_changes(
-    two_workers: tuple[subprocess.Popen[str], str],
+    two_workers: tuple[subprocess.Popen[str], str, str],
 ) -> None:
-    process, base = two_workers
+    process, base, _database = two_workers
     port = int(base.rsplit(":", 1)[1])
     workers = await until_both_answer(process, base)
     async with httpx.AsyncClient(base_url=base, timeout=10) as http:
@@ -160,3 +163,42 @@ async def test_two_workers_share_one_port_and_hear_each_others_changes(
     assert process.stdout is not None
     assert [line for line in process.stdout.read().splitlines() if RUNNING.search(line)] == []
     assert alive(workers) == set()
+
+
+async def test_when_the_database_closes_every_connection_no_request_fails(
+    two_workers: tuple[subprocess.Popen[str], str, str],
+) -> None:
+    """The pools hold connections the server has closed; each is replaced as it is taken."""
+    process, base, database_url = two_workers
+    await until_both_answer(process, base)
+
+    async def new_matches(count: int) -> list[int]:
+        async def one() -> int:
+            async with httpx.AsyncClient(base_url=base, timeout=30) as phone:
+                return (await phone.post("/api/v1/matches", json={
+                    "game": "tschau-sepp", "players": ["Ann", "Bea"]})).status_code
+        return list(await asyncio.gather(*(one() for _ in range(count))))
+
+    assert await new_matches(20) == [201] * 20  # both workers' pools hold connections now
+    database = await asyncpg.connect(asyncpg_dsn(database_url))
+    try:
+        closed = [pid for (pid,) in await database.fetch(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid()")]
+        await database.execute("SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid",
+                               closed)
+        assert len(closed) >= 4  # pooled connections, listeners and publishers of two workers
+        assert await gone(database, closed)
+    finally:
+        await database.close()
+    assert await new_matches(20) == [201] * 20
+
+
+async def gone(database: asyncpg.Connection, pids: list[int]) -> bool:
+    """Whether the backends ``pids`` have exited (and closed their sockets) within 30 s."""
+    for _ in range(600):
+        if not await database.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1::int[])", pids):
+            return True
+        await asyncio.sleep(0.05)
+    return False
