@@ -11,7 +11,11 @@ fresh fold of its stored entries (``scoring.match.fold_match``).
 Prints rounds/s, p99 latency of a round (first try to 201, retries included), lost and doubled
 rounds, and exits 1 if anything was lost, doubled or inconsistent.
 
-    python bench/load.py [--clients 100] [--rounds 50] [--database sqlite|postgresql|both] [--smoke]
+    python bench/load.py [--clients 100] [--rounds 50] [--database sqlite|postgresql|both]
+                         [--workers 1 2 4] [--smoke]
+
+``--workers`` runs PostgreSQL once per number of server processes given (``serve --workers N``);
+SQLite always runs one process.
 
 ``--smoke`` (3 clients, 4 rounds each, SQLite unless ``--database`` says otherwise) only checks
 that the bench still runs; CI does that.
@@ -50,6 +54,7 @@ from bench.harness import (
 @dataclass(frozen=True, slots=True)
 class Figures:
     database: str
+    workers: int
     clients: int
     rounds: int
     seconds: float
@@ -68,11 +73,13 @@ class Figures:
 
 
 async def run(database: str, clients: int, rounds: int, *, seed: int = 1,
-              postgres_url: str = DEFAULT_POSTGRES_URL, chaos: Chaos | None = None) -> Figures:
-    """One load run against a new server on a new database of the given kind."""
+              postgres_url: str = DEFAULT_POSTGRES_URL, chaos: Chaos | None = None,
+              workers: int = 1) -> Figures:
+    """One load run against a new server (``workers`` processes) on a new database of the
+    given kind."""
     with tempfile.TemporaryDirectory(prefix="tafelrunde-load-") as workdir:
         async with scratch_database(database, Path(workdir), postgres_url) as url:
-            server = Server(url, Path(workdir))
+            server = Server(url, Path(workdir), env={"TAFELRUNDE_WORKERS": str(workers)})
             await server.start()
             try:
                 began = time.perf_counter()
@@ -83,7 +90,8 @@ async def run(database: str, clients: int, rounds: int, *, seed: int = 1,
             audit = await audit_database(url)
     lost, doubled = compare(tally, audit)
     return Figures(
-        database=database, clients=clients, rounds=tally.rounds, seconds=round(seconds, 2),
+        database=database, workers=workers, clients=clients, rounds=tally.rounds,
+        seconds=round(seconds, 2),
         rounds_per_second=round(tally.rounds / seconds, 1), p99_ms=round(p99(tally.latencies)
                                                                           * 1000, 1),
         lost=lost, doubled=doubled, retries=tally.retries,
@@ -98,6 +106,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=50, help="rounds per client (at least)")
     parser.add_argument("--database", choices=["sqlite", "postgresql", "both"])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, nargs="+", default=[1],
+                        help="server processes on PostgreSQL, one run each (1)")
     parser.add_argument("--postgres-url", default=os.environ.get(
         "TAFELRUNDE_TEST_POSTGRES_URL", DEFAULT_POSTGRES_URL))
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -108,15 +118,18 @@ def main() -> int:
         args.clients, args.rounds = 3, 4
     args.database = args.database or ("sqlite" if args.smoke else "both")
     kinds = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
+    runs = [(kind, workers) for kind in kinds
+            for workers in ([1] if kind == "sqlite" else args.workers)]
     clean = True
-    for kind in kinds:
+    for kind, workers in runs:
         figures = asyncio.run(run(kind, args.clients, args.rounds, seed=args.seed,
-                                  postgres_url=args.postgres_url))
+                                  postgres_url=args.postgres_url, workers=workers))
         clean = clean and figures.clean
         if args.json:
             print(json.dumps(asdict(figures)))
             continue
-        print(f"{kind:10} {figures.clients} clients, {figures.rounds} rounds in "
+        processes = f"{workers} worker{'s' if workers > 1 else ''}"
+        print(f"{kind:10} {processes:9} {figures.clients} clients, {figures.rounds} rounds in "
               f"{figures.seconds} s: {figures.rounds_per_second} rounds/s, "
               f"p99 {figures.p99_ms} ms, lost {figures.lost}, doubled {figures.doubled} "
               f"({figures.dropped_on_purpose} requests dropped on purpose, "
