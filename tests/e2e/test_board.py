@@ -54,7 +54,7 @@ def send(base: str, method: str, path: str, token: str | None = None,
 def new_tournament(server: Server, names: list[str], rounds: int = 3) -> dict[str, Any]:
     made: dict[str, Any] = server.post("/api/v1/tournaments", {
         "name": "Jassabend", "game": "tschau-sepp", "options": {"games": 1}, "rounds": rounds,
-        "table_size": 4, "seed": 7})
+        "table_size": 4, "seating": "random", "seed": 7})
     for name in names:
         server.post(f"/api/v1/tournaments/{made['id']}/players", {"name": name}, made["token"])
     return made
