@@ -1,10 +1,11 @@
 // Fetch wrapper for /api/v1: JSON in and out, the match's token as Authorization, problem details
 // turned into a Problem whose `errors` name the fields. Every request asks for the app's language
 // (Accept-Language), so the API's words (problems, reasons, option help) arrive ready to show;
-// every write names this device (X-Device-Id).
+// every write names this device (X-Device-Id) and, at a tournament table, this phone's key there
+// (X-Table-Phone).
 import { h } from './dom.js';
 import { language, languageTag } from './i18n.js';
-import { deviceId, readToken, writeToken } from './store.js';
+import { deviceId, readToken, tablePhone, writeToken } from './store.js';
 
 const BASE = '/api/v1';
 /** The problem type of the service worker's answer to a read it could neither fetch nor find cached. */
@@ -42,6 +43,12 @@ export function csvLayout() {
 /** The request never reached the server (offline, DNS, connection reset). */
 export class Unreachable extends Error {}
 
+/** How a write names this phone: its device id, and its table phone key for a table's match. */
+export function phoneHeaders(match) {
+  const phone = match ? tablePhone(match) : null;
+  return { 'X-Device-Id': deviceId(), ...(phone ? { 'X-Table-Phone': phone.key } : {}) };
+}
+
 export function authHeaders(token) {
   return token ? { Authorization: `Bearer ${token}` } : {};
 }
@@ -68,7 +75,7 @@ export async function call(path, { method = 'GET', body, match, write = false, h
   }
   const token = match ? (write ? writeToken(match) : readToken(match)) : null;
   const all = { Accept: 'application/json', 'Accept-Language': languageTag(), ...authHeaders(token), ...headers };
-  if (method !== 'GET') all['X-Device-Id'] = deviceId();
+  if (method !== 'GET') Object.assign(all, phoneHeaders(match));
   if (body !== undefined) all['Content-Type'] = 'application/json';
   let response;
   try {

@@ -6,7 +6,7 @@
 // problem so the page can show it; a 2xx removes it. Every change is announced (onChange) to this
 // page and, through a BroadcastChannel, to the others, so every open screen of the match refreshes.
 import { languageTag } from './i18n.js';
-import { deviceId } from './store.js';
+import { deviceId, randomId, tablePhone } from './store.js';
 
 const DB = 'tafelrunde';
 const OUTBOX = 'outbox';
@@ -40,10 +40,11 @@ async function run(store, mode, work) {
 const all = (store) => run(store, 'readonly', (s) => s.getAll());
 
 export async function enqueue({ matchId, body, token }) {
-  // The device id and the language are read here, in the page: the service worker knows neither,
-  // and a round it replays must still be answered in the words of whoever entered it.
-  const item = { matchId, body, token, device: deviceId(), lang: languageTag(), key: crypto.randomUUID(),
-    at: new Date().toISOString() };
+  // The device id, the table phone key and the language are read here, in the page: the service
+  // worker knows none of them, and a round it replays must still be answered in the words of
+  // whoever entered it.
+  const item = { matchId, body, token, device: deviceId(), phone: tablePhone(matchId)?.key,
+    lang: languageTag(), key: randomId(), at: new Date().toISOString() };
   item.seq = await run(OUTBOX, 'readwrite', (s) => s.add(item));
   announce(matchId);
   return item;
@@ -80,6 +81,7 @@ async function send(item) {
       'Content-Type': 'application/json', Accept: 'application/json',
       'Idempotency-Key': item.key, ...(item.token ? { Authorization: `Bearer ${item.token}` } : {}),
       ...(item.device ? { 'X-Device-Id': item.device } : {}),
+      ...(item.phone ? { 'X-Table-Phone': item.phone } : {}),
       ...(item.lang ? { 'Accept-Language': item.lang } : {}),
     },
     body: JSON.stringify(item.body),

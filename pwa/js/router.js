@@ -65,6 +65,11 @@ export async function render() {
     storeTokens(decodeURIComponent(id), { token: query.get('t'), view: query.get('v'),
       tournament: table ? { id: tid, round: Number(round), table: Number(table) } : null });
     history.replaceState(null, '', `#${path}`);
+    // Offline, the phone asks again before it confirms; its rounds name it by device id meanwhile.
+    if (table && query.has('t')) {
+      import('./tournaments/phone.js').then((phone) => phone.openTablePhone(decodeURIComponent(id)))
+        .catch(() => {});
+    }
   }
   const tournament = /^\/t\/([^/]+)/.exec(path)?.[1];
   if (tournament && query.has('v')) {

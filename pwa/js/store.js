@@ -63,15 +63,18 @@ export const tokensFor = (id) => read(TOKENS, {})[id] || {};
 /**
  * Keeps the stronger token: an edit token is never replaced by a view token. A table link also
  * names the match's place in its tournament ({id, round, table}); an organiser's token is marked so
- * it is never offered as a share link.
+ * it is never offered as a share link. A table phone's key ({id, key}) stays with its match.
  */
-export function storeTokens(id, { token, view, tournament, organiser = false }) {
+export function storeTokens(id, { token, view, tournament, organiser = false, phone }) {
   const all = read(TOKENS, {});
   const had = all[id] || {};
   all[id] = { token: token || had.token, view: view || had.view, tournament: tournament || had.tournament,
-    organiser: token ? organiser : had.organiser };
+    organiser: token ? organiser : had.organiser, phone: phone || had.phone };
   write(TOKENS, all);
 }
+
+/** The key this phone got from the server for a tournament table's match, if it has one. */
+export const tablePhone = (id) => tokensFor(id).phone || null;
 
 export const writeToken = (id) => tokensFor(id).token || null;
 export const readToken = (id) => tokensFor(id).token || tokensFor(id).view || null;
@@ -101,11 +104,25 @@ export const tournamentReadToken = (id) => {
   return held?.token || held?.view || null;
 };
 
+/**
+ * A random UUID (version 4). crypto.randomUUID exists only in a secure context, and a phone that
+ * opens the app over plain http on the club's network (README, "At the table") is not one;
+ * crypto.getRandomValues works everywhere.
+ */
+export function randomId() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 /** A random id of this browser, sent with writes so the server tells the entering phone from the confirming one. */
 export function deviceId() {
   let id = localStorage.getItem(DEVICE);
   if (!id) {
-    id = crypto.randomUUID();
+    id = randomId();
     localStorage.setItem(DEVICE, id);
   }
   return id;

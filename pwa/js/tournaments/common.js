@@ -103,17 +103,33 @@ function tiebreakKeys(tournament, rows) {
 
 export const tiebreakLabel = (key) => (has(`tt.tiebreak.${key}`) ? t(`tt.tiebreak.${key}`) : key);
 
+/**
+ * What the standings count: "after round N" only once every table of round N is confirmed; while
+ * some are still open, how many of that round's tables count so far.
+ */
+export function standingsCaption(tournament, standings) {
+  const n = standings.through_round;
+  if (!n) return t('tt.standings_none');
+  const round = tournament.round_list.find((r) => r.number === n);
+  if (!round || round.status === 'complete') return t('tt.standings_after', { n });
+  return t('tt.standings_during', { n, tables: round.tables.length,
+    confirmed: round.tables.filter((x) => x.state === 'confirmed').length });
+}
+
+/**
+ * The standings; on a narrow screen the tiebreak columns wait behind a button (CSS: the table
+ * fits 360 px with rank, name, points and tables), on a wide one they are always shown.
+ */
 export function standingsTable(tournament, standings, { links = true } = {}) {
   const keys = tiebreakKeys(tournament, standings.rows);
   const base = tournamentRoute(tournament.id);
-  return h('table', { class: 'standings tournament-standings' },
-    h('caption', {}, standings.through_round
-      ? t('tt.standings_after', { n: standings.through_round }) : t('tt.standings_none')),
+  const table = h('table', { class: 'standings tournament-standings tiebreaks-on-demand', id: `standings-${tournament.id}` },
+    h('caption', {}, standingsCaption(tournament, standings)),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('standings.rank')),
       h('th', { scope: 'col' }, t('standings.name')),
       h('th', { scope: 'col', class: 'num' }, t('tt.points')),
       h('th', { scope: 'col', class: 'num' }, t('tt.tables')),
-      keys.map((key) => h('th', { scope: 'col', class: 'num' }, tiebreakLabel(key))))),
+      keys.map((key) => h('th', { scope: 'col', class: 'num', 'data-tiebreak': key }, tiebreakLabel(key))))),
     h('tbody', {}, standings.rows.map((row) => h('tr', { 'data-rank': row.rank, 'data-player': row.player,
       class: row.active === false ? 'inactive' : null },
     h('td', {}, t('rank.ordinal', { n: row.rank })),
@@ -122,6 +138,14 @@ export function standingsTable(tournament, standings, { links = true } = {}) {
     h('td', { class: 'num', 'data-total': 'points' }, formatNumber(row.points)),
     h('td', { class: 'num' }, String(row.tables)),
     keys.map((key) => h('td', { class: 'num', 'data-tiebreak': key }, formatNumber(row.tiebreaks[key])))))));
+  if (!keys.length) return table;
+  const toggle = h('button', { type: 'button', class: 'secondary tiebreak-toggle', 'aria-expanded': 'false',
+    'aria-controls': table.id, onclick: () => {
+      const shown = table.classList.toggle('tiebreaks-shown');
+      toggle.setAttribute('aria-expanded', String(shown));
+      toggle.textContent = t(shown ? 'tt.hide_tiebreaks' : 'tt.show_tiebreaks');
+    } }, t('tt.show_tiebreaks'));
+  return [table, toggle];
 }
 
 export function tournamentProblem(error) {

@@ -1,30 +1,43 @@
-// The table side of a tournament match, shown under the winner screen: once the match is finished,
-// another phone at the table confirms the result (entered → confirmed); the phone that entered it
-// waits; the organiser may always confirm. Follows the tournament so every phone sees the outcome.
-// Decision: a phone with only a view link sees the state but no button.
+// The table side of a tournament match, shown at the top of the winner screen: once the match is
+// finished, another phone at the table confirms the result (entered → confirmed); the phone that
+// entered it waits, and can show the table's link as a QR code for a second phone to open; the
+// organiser may always confirm. Follows the tournament so every phone sees the outcome.
+// Decisions: a phone with only a view link sees the state but no button. The panel comes first,
+// under the match's header: on the second phone confirming is what the screen is opened for.
+// Which phone entered the result is the server's word: its table phone id, or (for a result
+// entered without one) its device id.
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { oneAtATime } from '../live.js';
-import { deviceId, organiserToken, writeToken } from '../store.js';
+import { qrSvg } from '../qr.js';
+import { deviceId, organiserToken, tablePhone, writeToken } from '../store.js';
 import { authHeaders } from '../api.js';
 import {
-  followTournament, loadTournament, stateBadge, tournamentCall, tournamentProblem, tournamentRoute,
+  followTournament, loadTournament, stateBadge, tableLink, tournamentCall, tournamentProblem, tournamentRoute,
 } from './common.js';
+import { openTablePhone } from './phone.js';
 
-/** Appends the panel to `root` for a match at `link` = {id, round, table}; returns the cleanup. */
+/** Puts the panel first on the screen in `root` for a match at `link` = {id, round, table}; returns the cleanup. */
 export async function confirmPanel(root, match, link) {
   const panel = h('section', { class: 'panel confirm-panel', 'aria-live': 'polite' });
-  root.append(panel);
+  const head = root.querySelector('.match-head');
+  if (head) head.after(panel);
+  else root.prepend(panel);
   let tournament;
-  try { tournament = await loadTournament(link.id); } catch { return undefined; }
+  try { tournament = await loadTournament(link.id); } catch { panel.remove(); return undefined; }
   const organiser = !!organiserToken(link.id);
   const token = organiser ? organiserToken(link.id) : writeToken(match.id);
 
   async function confirm(button) {
     button.disabled = true;
     try {
+      const headers = authHeaders(token);
+      if (!organiser) {
+        const phone = await openTablePhone(match.id).catch(() => null);
+        if (phone) headers['X-Table-Phone'] = phone.key;
+      }
       await tournamentCall(link.id, `/rounds/${link.round}/tables/${link.table}/confirm`,
-        { method: 'POST', headers: authHeaders(token) });
+        { method: 'POST', headers });
       tournament = await loadTournament(link.id);
       draw();
     } catch (error) {
@@ -34,11 +47,25 @@ export async function confirmPanel(root, match, link) {
     }
   }
 
+  function enteredHere(table) {
+    if (table.entered_by_phone) return table.entered_by_phone === tablePhone(match.id)?.id;
+    return table.entered_by_device === deviceId();
+  }
+
+  /** The table's link as a QR code, for the second phone to open (only a table token holder has it). */
+  function linkForAnotherPhone() {
+    if (organiser || !token) return null;
+    const url = tableLink(tournament, link.round, { match_id: match.id, table_token: token, table: link.table });
+    const code = h('div', { class: 'qr', role: 'img', 'aria-label': t('tt.qr_table', { n: link.table }) });
+    code.innerHTML = qrSvg(url);
+    return h('details', { class: 'another-phone' }, h('summary', {}, t('tt.show_table_link')), code);
+  }
+
   function draw() {
     const round = tournament.round_list.find((r) => r.number === link.round);
     const table = round?.tables.find((x) => x.table === link.table);
     if (!table) return;
-    const mine = table.entered_by_device === deviceId();
+    const mine = enteredHere(table);
     let action = null;
     if (table.state === 'confirmed') {
       action = h('p', { class: 'confirmed', id: 'table-confirmed' }, t('tt.confirmed'));
@@ -46,7 +73,8 @@ export async function confirmPanel(root, match, link) {
       action = h('button', { type: 'button', class: 'primary confirm-result',
         onclick: (event) => confirm(event.target) }, t(organiser ? 'tt.confirm_as_organiser' : 'tt.confirm_result'));
     } else if (table.state === 'entered') {
-      action = h('p', { class: 'hint', id: 'table-waiting' }, t(mine ? 'tt.other_phone' : 'tt.waiting_confirm'));
+      action = [h('p', { class: 'hint', id: 'table-waiting' }, t(mine ? 'tt.other_phone' : 'tt.waiting_confirm')),
+        mine && linkForAnotherPhone()];
     }
     replace(panel, h('h2', {}, t('tt.table_in', { n: link.table, round: link.round, name: tournament.name })),
       h('p', {}, stateBadge(table.state)), action,
