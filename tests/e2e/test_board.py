@@ -184,6 +184,20 @@ def test_under_reduced_motion_a_large_field_turns_pages_instead_of_gliding(
         assert sorted(seen) == [0, page_height - 40], (seen, page_height)
 
 
+def test_a_board_opened_while_the_server_is_unreachable_opens_by_itself_once_it_is_back(
+        browser: Any, server: Server, field_of_60: dict[str, Any]) -> None:
+    with phone_in_use(browser, server, viewport=HD) as screen:
+        api = "**/api/v1/tournaments/**"
+        screen.context.route(api, lambda route: route.abort())
+        screen.open(f"#/t/{field_of_60['id']}/board")
+        page = screen.page
+        expect(page.get_by_role("alert")).to_have_text(
+            "No connection to the server. Try again when you are online.")
+        screen.context.unroute(api)
+        expect(page.locator(".board-table")).to_have_count(15, timeout=15000)
+        expect(page.get_by_role("alert")).to_have_count(0)
+
+
 @pytest.mark.parametrize("lang", sorted(PHONES))
 def test_the_board_reads_in_the_language_also_while_the_connection_is_gone(
         browser: Any, server: Server, field_of_60: dict[str, Any], lang: str) -> None:

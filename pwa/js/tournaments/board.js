@@ -11,6 +11,7 @@
 // are on the dashboard and the printout: on a wall they cost a column of names); seats are listed in seat order; a complete round's
 // seating gives way to the standings until the next round starts; an update replaces the board's
 // elements, nothing accumulates between updates.
+import { Problem } from '../api.js';
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { oneAtATime } from '../live.js';
@@ -25,6 +26,7 @@ const COLUMN_EM = 17; // a standings column: rank, a name, points
 const SCROLL_PX_PER_S = 40;
 const PAUSE_MS = 4000;
 const PAGE_MS = 9000;
+const RETRY_MS = 5000;
 
 function standingsColumns(standings, columns) {
   const per = Math.ceil(standings.rows.length / columns) || 1;
@@ -128,12 +130,41 @@ function keepAwake() {
   };
 }
 
-export async function boardScreen(root, id) {
-  let tournament;
-  let standings;
-  const load = async () => { [tournament, standings] = await Promise.all([loadTournament(id), loadStandings(id)]); };
-  try { await load(); } catch (error) { return tournamentError(root, error); }
+async function read(id) {
+  const [tournament, standings] = await Promise.all([loadTournament(id), loadStandings(id)]);
+  return { tournament, standings };
+}
 
+/**
+ * The board, once the tournament is read. A board opened while the server is away (the projector
+ * switched on before the server, a reload during a restart, nothing kept from an earlier visit)
+ * says why and opens by itself once it can; a tournament that does not exist or is private stays
+ * an error.
+ */
+export async function boardScreen(root, id) {
+  let stopped = false;
+  let timer = 0;
+  let stop = null;
+  const open = async () => {
+    let first;
+    try { first = await read(id); } catch (error) {
+      if (stopped) return;
+      tournamentError(root, error);
+      if (!(error instanceof Problem && error.status < 500)) timer = setTimeout(open, RETRY_MS);
+      return;
+    }
+    if (!stopped) stop = showBoard(root, id, first);
+  };
+  await open();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    stop?.();
+  };
+}
+
+function showBoard(root, id, first) {
+  let { tournament, standings } = first;
   const title = h('h1', {});
   const roundText = h('p', { id: 'round-line', class: 'board-round' });
   const done = h('div', { class: 'board-progress-place' });
@@ -204,7 +235,7 @@ export async function boardScreen(root, id) {
   const stop = followTournament(tournament, {
     version: () => tournament.version,
     refresh: oneAtATime(async () => {
-      try { await load(); } catch { return; }
+      try { ({ tournament, standings } = await read(id)); } catch { return; }
       draw();
     }),
     connected: (open) => { offline.hidden = open; },
