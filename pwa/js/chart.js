@@ -7,8 +7,9 @@ import { h } from './dom.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const COLOURS = 8;
-const DASHES = ['', '6 3', '2 3', '8 3 2 3', '10 4', '3 3 8 3'];
-const MARKERS = ['circle', 'square', 'triangle', 'diamond', 'down', 'cross'];
+// As many of each as colours: a Tschau Sepp or Sea Change match has up to eight sides.
+const DASHES = ['', '6 3', '2 3', '8 3 2 3', '10 4', '3 3 8 3', '1 2', '12 3 2 3 2 3'];
+const MARKERS = ['circle', 'square', 'triangle', 'diamond', 'down', 'cross', 'plus', 'ring'];
 // Drawn on a 320-unit-wide canvas, about the width of a panel on a 360 px phone, so 13-unit text
 // shows at ~13 px there; app.css caps the width so it does not grow huge on a wide screen.
 const WIDTH = 320;
@@ -42,6 +43,8 @@ function marker(kind, x, y) {
     case 'diamond': return svg('path', { d: `M${x},${y - r - 1}L${x + r + 1},${y}L${x},${y + r + 1}L${x - r - 1},${y}Z` });
     case 'down': return svg('path', { d: `M${x},${y + r + 1}L${x + r + 1},${y - r}L${x - r - 1},${y - r}Z` });
     case 'cross': return svg('path', { d: `M${x - r},${y - r}L${x + r},${y + r}M${x - r},${y + r}L${x + r},${y - r}`, fill: 'none', 'stroke-width': 2 });
+    case 'plus': return svg('path', { d: `M${x - r - 1},${y}H${x + r + 1}M${x},${y - r - 1}V${y + r + 1}`, fill: 'none', 'stroke-width': 2 });
+    case 'ring': return svg('circle', { cx: x, cy: y, r, fill: 'var(--panel)', 'stroke-width': 2 });
     default: return svg('circle', { cx: x, cy: y, r });
   }
 }
@@ -64,12 +67,14 @@ function shortName(name) {
 function table({ title, xLabel, series, formatX, formatY }) {
   const xs = [...new Set(series.flatMap((s) => s.points.map((p) => p.x)))].sort((a, b) => a - b);
   const byX = series.map((s) => new Map(s.points.map((p) => [p.x, p.y])));
-  return h('table', { class: 'sr-only chart-data' },
+  // Hidden by a box around it: a table is never narrower than its columns, so a hidden table of
+  // eight series would still widen the page on a phone.
+  return h('div', { class: 'sr-only' }, h('table', { class: 'chart-data' },
     h('caption', {}, title),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, xLabel),
       series.map((s) => h('th', { scope: 'col' }, s.name)))),
     h('tbody', {}, xs.map((x) => h('tr', { 'data-x': x }, h('th', { scope: 'row' }, formatX(x)),
-      byX.map((values) => h('td', {}, values.has(x) ? formatY(values.get(x)) : ''))))));
+      byX.map((values) => h('td', {}, values.has(x) ? formatY(values.get(x)) : '')))))));
 }
 
 /**

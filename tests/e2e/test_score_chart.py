@@ -34,12 +34,21 @@ LINES = """(figure) => {
   const ratio = (a, b) => { const [x, y] = [lum(linear(a)), lum(linear(b))].sort((p, q) => q - p);
     return (x + 0.05) / (y + 0.05); };
   const panel = rgb(getComputedStyle(figure.closest('.panel')).backgroundColor);
+  // A marker's shape: its element, and a path's outline around its own centre.
+  const shape = (el) => {
+    if (el.tagName !== 'path') return el.tagName + (el.getAttribute('fill') || '');
+    const box = el.getBBox();
+    const centre = [box.x + box.width / 2, box.y + box.height / 2];
+    let i = 0;
+    return el.getAttribute('d').replace(/-?\\d+(\\.\\d+)?/g,
+      (v) => String(Math.round(Number(v) - centre[i++ % 2])));
+  };
   return [...figure.querySelectorAll('svg .chart-series')].map((g) => ({
     name: g.dataset.series,
     colour: getComputedStyle(g).stroke,
     contrast: ratio(rgb(getComputedStyle(g).stroke), panel),
     dash: g.querySelector('path').getAttribute('stroke-dasharray'),
-    marker: g.lastElementChild.tagName + (g.lastElementChild.getAttribute('d') || '').slice(0, 1),
+    marker: shape(g.lastElementChild),
     strong: g.classList.contains('strong'),
   }));
 }"""
@@ -132,6 +141,21 @@ def test_the_winner_screen_celebrates_with_the_reason_the_chart_and_the_way_on(
     page.go_back()
     page.get_by_role("button", name="Play again").click()
     expect(page.locator(".players input").first).to_have_value("Ann")
+
+
+def test_eight_players_get_eight_lines_told_apart_without_colour(phone: Any, server: Any) -> None:
+    names = ["Ann", "Ben", "Cid", "Dora", "Eva", "Fritz", "Gina", "Hugo"]
+    made = server.post("/api/v1/matches", {"game": "tschau-sepp", "players": names})
+    for winner in (0, 3):
+        penalty = [0 if seat == winner else 3 * (seat + 1) for seat in range(8)]
+        server.post(f"/api/v1/matches/{made['id']}/rounds", {"winner": winner, "penalty": penalty},
+                    made["token"])
+    phone.open(f"#/m/{made['id']}/standings")
+    figure = phone.page.locator(".score-chart figure")
+    expect(figure.locator("figcaption")).to_have_text("Running totals: Penalty")
+    stored = api_match(server, made["id"])
+    assert figure.evaluate(CHART_TABLE)["rows"] == running(stored, "penalty")
+    check_picture(phone.page, figure, names)
 
 
 def test_the_confetti_falls_once_when_motion_is_welcome(phone: Any, server: Any) -> None:
