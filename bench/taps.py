@@ -150,7 +150,7 @@ def seven_seals(page: Any, count: Count) -> None:
         count.tap(bid(3).locator(f"[data-colour={colour}]"))
     count.tap(bid(0).locator("[data-colour=yellow]"))
     count.tap(page.locator("[data-path='remaining[1]'] [data-kind=red]").first)
-    count.tap(page.locator("[data-path='black[3]']").get_by_label("One more: Black seals"))
+    count.tap(page.get_by_role("button", name="One more: Black seals taken by Dan"))
 
 
 def tschau_sepp(page: Any, count: Count) -> None:

@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from bench.taps import FLOWS, HEIGHT, PHONE, Count, open_match, play_round
+from tests.e2e.conftest import phone_in_use
 
 pytestmark = pytest.mark.browser
 
@@ -215,13 +216,13 @@ def test_the_middle_counts_black_seals_as_they_are_entered_and_too_many_are_said
     page = phone.page
     middle_black = page.locator(".middle [data-kind=black]")
     expect(middle_black).to_have_text("Black 6")
-    page.locator("[data-path='black[0]']").get_by_label("One more: Black seals").click()
+    page.get_by_role("button", name="One more: Black seals taken by Ann").click()
     expect(middle_black).to_have_text("Black 5")
     page.locator("[data-path='black[1]'] input").fill("4")
     page.locator("[data-path='black[2]'] input").fill("3")
     expect(middle_black).to_have_text("Black 0")
     # None left in the middle: no more can be taken by a tap.
-    more = page.locator("[data-path='black[0]']").get_by_label("One more: Black seals")
+    more = page.get_by_role("button", name="One more: Black seals taken by Ann")
     expect(more).to_be_disabled()
     page.get_by_role("button", name="Save round").click()
     error = page.locator("[data-error-path=black]")
@@ -229,3 +230,34 @@ def test_the_middle_counts_black_seals_as_they_are_entered_and_too_many_are_said
     # Said under the black seal counters, not at the top of the form.
     assert rect(page, "[data-error-path=black]")["y"] > rect(page, "[data-path='black[2]']")["y"]
     expect(page.locator(".form-errors")).to_have_count(0)
+
+
+# The black seal counters under each player's name, as a screen reader names them.
+BLACK_SEALS = {
+    "en-GB": ("Black seals taken by {}", "One less: ", "One more: "),
+    "de-CH": ("Schwarze Siegel von {}", "Eins weniger: ", "Eins mehr: "),
+    "fr-CH": ("Sceaux noirs pris par {}", "Un de moins\u00a0: ", "Un de plus\u00a0: "),
+    "it-CH": ("Sigilli neri presi da {}", "Uno in meno: ", "Uno in più: "),
+}
+
+
+@pytest.mark.parametrize("locale", list(BLACK_SEALS))
+def test_each_black_seal_counter_says_whose_it_is(browser: Any, server: Any, locale: str) -> None:
+    """Four counters in a column: a screen reader heard "black seals, plus" four times."""
+    players = ["Ann", "Ben", "Cid", "Dan"]
+    made = server.post("/api/v1/matches", {"game": "seven-seals", "players": players})
+    field, less, more = BLACK_SEALS[locale]
+    with phone_in_use(browser, server, locale=locale) as phone:
+        phone.open(f"#/m/{made['id']}?t={made['token']}")
+        page = phone.page
+        for seat, player in enumerate(players):
+            name = field.format(player)
+            counter = page.locator(f"[data-path='black[{seat}]']")
+            expect(counter.get_by_role("spinbutton", name=name, exact=True)).to_have_value("0")
+            expect(counter.get_by_role("button", name=less + name, exact=True)).to_be_visible()
+            expect(counter.get_by_role("button", name=more + name, exact=True)).to_be_visible()
+        page.get_by_role("button", name=more + field.format("Cid"), exact=True).click()
+        expect(page.get_by_role("spinbutton", name=field.format("Cid"), exact=True)
+               ).to_have_value("1")
+        expect(page.get_by_role("spinbutton", name=field.format("Ann"), exact=True)
+               ).to_have_value("0")

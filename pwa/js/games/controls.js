@@ -27,10 +27,14 @@ export function focusNextEmpty(inputs, from) {
   if (next) next.focus(); else inputs[from].blur();
 }
 
-/** A whole number with − and + buttons around an input that can also be typed into. */
-export function stepper({ label, value, min = 0, max = 99, onChange, path }) {
+/**
+ * A whole number with − and + buttons around an input that can also be typed into. `spoken`: what
+ * a screen reader says for the field and its buttons where the visible `label` leans on the
+ * line's heading (one stepper per player under each player's name).
+ */
+export function stepper({ label, spoken = label, value, min = 0, max = 99, onChange, path }) {
   const input = h('input', { type: 'number', inputmode: 'numeric', min, max, value: String(value),
-    'aria-label': label, class: 'step-value' });
+    'aria-label': spoken, class: 'step-value' });
   const set = (next) => {
     const clamped = Math.max(min, Math.min(max, next));
     input.value = String(clamped);
@@ -41,9 +45,9 @@ export function stepper({ label, value, min = 0, max = 99, onChange, path }) {
   });
   return h('div', { class: 'stepper', 'data-path': path },
     h('span', { class: 'step-label' }, label),
-    h('button', { type: 'button', class: 'step', 'aria-label': t('step.less', { what: label }),
+    h('button', { type: 'button', class: 'step', 'aria-label': t('step.less', { what: spoken }),
       onclick: () => set(Number(input.value || 0) - 1) }, '−'),
     input,
-    h('button', { type: 'button', class: 'step', 'aria-label': t('step.more', { what: label }),
+    h('button', { type: 'button', class: 'step', 'aria-label': t('step.more', { what: spoken }),
       onclick: () => set(Number(input.value || 0) + 1) }, '+'));
 }

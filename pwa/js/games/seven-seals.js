@@ -158,7 +158,8 @@ export function entryForm({ match, game, initial, round }) {
   function endOfRound(seat, held) {
     if (bids[seat].saboteur) return null;
     return h('li', { class: 'counted' }, h('strong', {}, name(seat)), sealsLeft(seat, held),
-      stepper({ label: t('ss.black'), value: black[seat], max: supply.black, path: `black[${seat}]`,
+      stepper({ label: t('ss.black'), spoken: t('ss.black_of', { name: name(seat) }), value: black[seat],
+        max: supply.black, path: `black[${seat}]`,
         onChange: (v) => { black[seat] = v; drawMiddle(); } }));
   }
 
