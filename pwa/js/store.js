@@ -63,13 +63,14 @@ export const tokensFor = (id) => read(TOKENS, {})[id] || {};
 /**
  * Keeps the stronger token: an edit token is never replaced by a view token. A table link also
  * names the match's place in its tournament ({id, round, table}); an organiser's token is marked so
- * it is never offered as a share link. A table phone's key ({id, key}) stays with its match.
+ * it is never offered as a share link. A table phone's key ({id, key}) stays with its match. A
+ * club's match keeps its club's id (a rematch is the club's).
  */
-export function storeTokens(id, { token, view, tournament, organiser = false, phone }) {
+export function storeTokens(id, { token, view, tournament, club, organiser = false, phone }) {
   const all = read(TOKENS, {});
   const had = all[id] || {};
   all[id] = { token: token || had.token, view: view || had.view, tournament: tournament || had.tournament,
-    organiser: token ? organiser : had.organiser, phone: phone || had.phone };
+    club: club || had.club, organiser: token ? organiser : had.organiser, phone: phone || had.phone };
   write(TOKENS, all);
 }
 

@@ -253,3 +253,77 @@ def test_the_club_screens_speak_the_phones_language_without_english(
     expect(page.locator("[data-path=name] + .field-error, .form-errors").first).to_be_visible()
     refused = api_english(server, lang, "/clubs", {"name": ""})
     assert english_on_screen(page, lang, refused) == []
+
+
+def club_members(server: Server, club: dict[str, Any]) -> dict[str, Any]:
+    answer = server.get(f"/api/v1/clubs/{club['id']}/players", club["token"])
+    return {member["name"]: member for member in answer}
+
+
+def test_members_are_renamed_merged_and_removed_after_a_second_ask_and_a_rematch_stays_the_clubs(
+        phone: Phone, server: Server) -> None:
+    club = server.post("/api/v1/clubs", {"name": "Mittwochsjass"})
+    play_for(server, club, ["Ann", "Ben", "Cid"], [0, 7, 10])
+    play_for(server, club, ["Anne", "Cid"], [0, 7])
+    page = phone.page
+    phone.open(f"#/c/{club['id']}?t={club['token']}&v={club['view_token']}")
+    rows = page.locator(".members li[data-member]")
+    names = page.locator(".members .member-link strong")  # regulars first, then by name
+    expect(names).to_have_text(["Cid", "Ann", "Anne", "Ben"])
+
+    def edit(name: str) -> Any:
+        page.get_by_role("button", name=f"Edit {name}", exact=True).click()
+        return page.get_by_role("group", name=f"Edit {name}", exact=True)
+
+    panel = edit("Ben")
+    panel.get_by_label("New spelling of the name").fill("Benjamin")
+    panel.get_by_role("button", name="Rename").click()
+    expect(panel).to_contain_text("Rename Ben to Benjamin?")
+    assert "Benjamin" not in club_members(server, club)  # nothing is sent before the second ask
+    panel.get_by_role("button", name="Rename").click()
+    expect(names).to_have_text(["Cid", "Ann", "Anne", "Benjamin"])
+    assert "Benjamin" in club_members(server, club)
+
+    panel = edit("Anne")
+    panel.get_by_label("Same person as").select_option(label="Ann")
+    panel.get_by_role("button", name="Merge").click()
+    expect(panel).to_contain_text("Merge Anne into Ann?")
+    panel.get_by_role("button", name="Merge").click()
+    expect(names).to_have_text(["Ann", "Cid", "Benjamin"])
+    expect(rows.first).to_contain_text("also: Anne")
+    assert club_members(server, club)["Ann"]["games"]["tschau-sepp"]["played"] == 2
+
+    panel = edit("Cid")
+    panel.get_by_role("button", name="Remove from the club").click()
+    panel.get_by_role("button", name="Cancel").click()
+    panel.get_by_role("button", name="Remove from the club").click()
+    expect(panel).to_contain_text("Remove Cid from the club?")
+    panel.get_by_role("button", name="Remove from the club").click()
+    expect(names).to_have_text(["Ann", "Benjamin"])
+    assert set(club_members(server, club)) == {"Ann", "Benjamin"}
+    history = server.get(f"/api/v1/clubs/{club['id']}/history", club["token"])
+    assert len(history["entries"]) == 2  # the removed member's results stay
+
+    # A match opened from the club's history is played again for the club.
+    page.get_by_role("link", name="History").click()
+    page.locator(".club-history li[data-entry] a").first.click()
+    page.get_by_role("button", name="Play again").click()
+    expect(page.locator(".member-picker")).to_be_visible()
+    # The names as that match was typed: Anne is Ann's second spelling, so the seat is Ann's.
+    expect(page.get_by_label("Player 1", exact=True)).to_have_value("Anne")
+    page.get_by_role("button", name="Start match").click()
+    expect(page.locator("form.entry-form")).to_be_visible()
+    history = server.get(f"/api/v1/clubs/{club['id']}/history", club["token"])
+    assert len(history["entries"]) == 3
+    assert history["entries"][0]["players"][0]["player"] == club_members(server, club)["Ann"]["id"]
+
+    # A tournament for the club.
+    phone.open(f"#/c/{club['id']}")
+    page.get_by_role("link", name="New tournament for the club").click()
+    expect(page.locator(".club-of")).to_contain_text("Mittwochsjass")
+    page.get_by_label("Name of the tournament").fill("Wintercup")
+    page.get_by_role("button", name="Create tournament").click()
+    expect(page.locator("h1").filter(has_text="Wintercup")).to_be_visible(timeout=SAVED)
+    history = server.get(f"/api/v1/clubs/{club['id']}/history", club["token"])
+    assert [entry["name"] for entry in history["entries"] if entry["kind"] == "tournament"
+            ] == ["Wintercup"]

@@ -48,9 +48,8 @@ export function entryLink(clubId, entry, ...children) {
   const href = entry.kind === 'match' ? `#/m/${encodeURIComponent(entry.id)}` : `#/t/${encodeURIComponent(entry.id)}`;
   return h('a', { href, class: 'entry-link', onclick: () => {
     const { token } = clubTokens(clubId);
-    if (entry.kind === 'match' && token && !tokensFor(entry.id).token) {
-      storeTokens(entry.id, { token, organiser: true });
-    }
+    if (entry.kind !== 'match') return;
+    storeTokens(entry.id, { club: clubId, ...(token && !tokensFor(entry.id).token ? { token, organiser: true } : {}) });
   } }, children);
 }
 

@@ -9,7 +9,7 @@ import { h, replace } from '../dom.js';
 import { has, t } from '../i18n.js';
 import { showErrors } from '../form.js';
 import { go } from '../router.js';
-import { clubTokens, rememberMatch, rememberNames, rememberedNames, storeTokens } from '../store.js';
+import { clubTokens, rememberMatch, rememberNames, rememberedNames, storeTokens, tokensFor } from '../store.js';
 import { errorScreen, gameName, problemText } from '../match-view.js';
 import { RANKS, facesOf, rankName } from '../games/tschau-sepp.js';
 import { memberPicker } from '../clubs/pick.js';
@@ -17,9 +17,11 @@ import { clubError, clubRoute, loadClub } from '../clubs/common.js';
 
 const REMATCH_KEY = 'tafelrunde.rematch';
 
+/** The next match with the same game, players and options, for the same club if it was a club's. */
 export function prepareRematch(match) {
   sessionStorage.setItem(REMATCH_KEY, JSON.stringify({
     game: match.game, players: match.players.map((p) => p.name), options: match.options,
+    club: tokensFor(match.id).club || null,
   }));
 }
 
@@ -142,14 +144,15 @@ export function optionsToSend(g, options, playerCount) {
  * it is started with the club token, and it is not offered as private (the club reads it anyway).
  */
 export async function newMatchScreen(root, clubId = null) {
+  const rematch = JSON.parse(sessionStorage.getItem(REMATCH_KEY) || 'null');
+  sessionStorage.removeItem(REMATCH_KEY);
+  const forClub = clubId || (rematch?.club && clubTokens(rematch.club).token ? rematch.club : null);
   let list;
   let club = null;
   try {
-    if (clubId) club = (await loadClub(clubId)).club;
+    if (forClub) club = (await loadClub(forClub)).club;
   } catch (error) { return clubError(root, error); }
   try { list = await games(); } catch (error) { return errorScreen(root, error); }
-  const rematch = JSON.parse(sessionStorage.getItem(REMATCH_KEY) || 'null');
-  sessionStorage.removeItem(REMATCH_KEY);
   const state = {
     game: rematch?.game || list[0].id,
     players: rematch?.players || ['', ''],
@@ -230,7 +233,7 @@ export async function newMatchScreen(root, clubId = null) {
         private: state.private };
       const match = await call('/matches', { method: 'POST', body: club ? { ...body, club: club.id } : body,
         headers: club ? authHeaders(clubTokens(club.id).token) : {} });
-      storeTokens(match.id, { token: match.token, view: match.view_token });
+      storeTokens(match.id, { token: match.token, view: match.view_token, club: club?.id });
       rememberNames(players);
       rememberMatch(match);
       go(`#/m/${encodeURIComponent(match.id)}`);
