@@ -198,6 +198,29 @@ def test_a_board_opened_while_the_server_is_unreachable_opens_by_itself_once_it_
         expect(page.get_by_role("alert")).to_have_count(0)
 
 
+# Counts the board's requests for a screen wake lock (the browser may refuse them headless).
+COUNT_WAKE_LOCKS = """(() => {
+  window.wakeLocks = [];
+  if (!navigator.wakeLock) return;
+  const request = navigator.wakeLock.request.bind(navigator.wakeLock);
+  navigator.wakeLock.request = (type) => { window.wakeLocks.push(type); return request(type); };
+})()"""
+
+
+def test_the_board_asks_to_keep_the_screen_awake(
+        browser: Any, server: Server, field_of_60: dict[str, Any]) -> None:
+    with phone_in_use(browser, server, viewport=HD) as screen:
+        screen.page.add_init_script(COUNT_WAKE_LOCKS)
+        screen.open(f"#/t/{field_of_60['id']}/board")
+        expect(screen.page.locator(".board-table")).to_have_count(15)
+        assert screen.page.evaluate("() => window.wakeLocks") == ["screen"]
+        # Leaving the board lets the screen sleep again; nothing asks for a lock on other screens.
+        screen.page.get_by_role("link", name="Overview").click()
+        expect(screen.page.get_by_role("heading", name="Jassabend")).to_be_visible()
+        expect(screen.page.locator(".bar")).to_be_visible()
+        assert screen.page.evaluate("() => window.wakeLocks") == ["screen"]
+
+
 @pytest.mark.parametrize("lang", sorted(PHONES))
 def test_the_board_reads_in_the_language_also_while_the_connection_is_gone(
         browser: Any, server: Server, field_of_60: dict[str, Any], lang: str) -> None:
