@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PHONE, Server
+from tests.e2e.test_accessibility import CONTRAST, OVERFLOW, TARGETS
 
 pytestmark = pytest.mark.browser
 
@@ -57,6 +58,16 @@ def confirm_from_page(page: Any, path: str, headers: dict[str, str]) -> int:
     return status
 
 
+def readable_at_any_text_size(page: Any) -> None:
+    """The screen's controls are tap targets, its text has contrast, and it never scrolls
+    sideways, at normal and at double text size (the checks of test_accessibility.py)."""
+    assert page.evaluate(TARGETS) == []
+    assert page.evaluate(CONTRAST) == []
+    for size in ("200%", ""):
+        page.evaluate("(size) => { document.documentElement.style.fontSize = size; }", size)
+        assert page.evaluate(OVERFLOW) is None, size
+
+
 def in_view(locator: Any) -> bool:
     box = locator.bounding_box()
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
@@ -89,8 +100,13 @@ def test_the_entering_phone_cannot_confirm_and_a_second_phone_confirms_first_thi
     assert key.startswith(entered["entered_by_phone"] + ".")
 
     # The entering phone can hand the table's link on as a QR code.
-    page.get_by_text("Show this table's link for another phone").click()
+    summary = page.get_by_text("Show this table's link for another phone")
+    box = summary.bounding_box()
+    assert box is not None
+    assert box["height"] >= 44
+    summary.click()
     expect(page.locator(".another-phone .qr svg")).to_be_visible()
+    readable_at_any_text_size(page)
 
     other = second_phone.page
     other.goto(link)
@@ -141,6 +157,8 @@ def test_standings_fit_a_phone_with_tiebreaks_on_demand_and_count_only_complete_
     expect(tiebreak).to_be_visible()
     expect(page.get_by_role("button", name="Hide tiebreaks")).to_have_attribute(
         "aria-expanded", "true")
+    page.get_by_role("button", name="Hide tiebreaks").click()
+    readable_at_any_text_size(page)
 
     for table in (tables[0], tables[2]):
         server.post(f"{T}/{tournament['id']}/rounds/1/tables/{table['table']}/confirm", {},
