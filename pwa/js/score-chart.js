@@ -12,6 +12,9 @@ import { number, t } from './i18n.js';
 import { winnerNames } from './match-view.js';
 
 const FIXED = new Set(['seat', 'team', 'seats', 'name', 'rank', 'player']);
+// The total a reader chose per match, kept while the app is open: a live update redraws the
+// chart, and should not switch it back.
+const chosen = new Map();
 
 /** The totals with one number per side in every round, in the order the chart offers them. */
 function chartKeys(view, sides) {
@@ -53,16 +56,16 @@ export function scoreChart(view) {
   const sides = module.sides(match);
   const keys = chartKeys(view, sides);
   if (!keys.length) return null;
-  let shown = keys[0];
+  const first = keys.includes(chosen.get(match.id)) ? chosen.get(match.id) : keys[0];
   const place = h('div', { class: 'chart-place' });
   const choices = keys.length > 1 && h('div', { class: 'chart-choice', role: 'group', 'aria-label': t('chart.show') },
     keys.map((key) => h('button', { type: 'button', class: 'small-button', 'data-total': key,
-      'aria-pressed': String(key === shown), onclick: () => show(key) }, t(`total.${key}`))));
+      'aria-pressed': String(key === first), onclick: () => { chosen.set(match.id, key); show(key); } },
+    t(`total.${key}`))));
   function show(key) {
-    shown = key;
     if (choices) for (const button of choices.children) button.setAttribute('aria-pressed', String(button.dataset.total === key));
     replace(place, chartOf(view, sides, key));
   }
-  show(shown);
+  show(first);
   return h('section', { class: 'panel score-chart' }, choices, place);
 }

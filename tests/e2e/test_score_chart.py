@@ -107,9 +107,11 @@ def test_the_standings_chart_reads_the_running_totals_round_by_round(
     assert read["rows"] == running(stored, "points")
     check_picture(page, figure, ["Ann", "Ben", "Cid"])
 
-    # A new round reaches the open chart.
+    # A new round reaches the open chart, which stays on the total the reader chose.
     server.post(f"/api/v1/matches/{match}/rounds", points_round(5, 2, 1), token)
     expect(figure.locator("tbody tr")).to_have_count(4)
+    expect(figure.locator("figcaption")).to_have_text("Running totals: Points")
+    assert figure.evaluate(CHART_TABLE)["rows"][-1] == ["4", "13", "10", "9"]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
