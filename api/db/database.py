@@ -3,7 +3,8 @@
 * :meth:`Database.write` is one write transaction as :class:`api.db.statements.Statements`:
   committed when the block ends, rolled back when it raises. On a SQLite file it runs on the
   event loop (:mod:`api.db.loop_sqlite`) unless another process holds the write lock, in which
-  case it goes through the engine like PostgreSQL does. With ``synchronous="full"`` (the
+  case it goes through the engine; on PostgreSQL straight on asyncpg
+  (:mod:`api.db.driver_postgres`). With ``synchronous="full"`` (the
   default) the block ends only once the commit is on disk: through the engine SQLite syncs
   inside the commit; on the loop :class:`api.db.group_sync.GroupSync` syncs many commits at
   once on a thread, after this process's next writer has had its turn.
@@ -43,7 +44,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from api.db.engine import ONE_STATEMENT, WRITE
 from api.db.group_sync import GroupSync
 from api.db.loop_sqlite import LoopSQLite, is_busy
-from api.db.statements import EngineStatements, Params, Row, Statements
+from api.db.statements import (
+    CompiledStatements,
+    EngineStatements,
+    Params,
+    Row,
+    Statements,
+)
 
 logger = logging.getLogger(__name__)
 CHECKPOINT_EVERY = 1000
@@ -65,6 +72,9 @@ class Database:
             if engine.dialect.name == "sqlite" else \
             engine.execution_options(isolation_level="AUTOCOMMIT")
         self._writes = engine.execution_options(**{WRITE: True})
+        # PostgreSQL's statements go straight to asyncpg (api.db.driver_postgres), compiled once.
+        self._postgres = CompiledStatements(engine.dialect) \
+            if engine.dialect.name == "postgresql" else None
         self._loop_commits = 0
         self._checkpoint: asyncio.Task[None] | None = None
 
@@ -81,6 +91,11 @@ class Database:
                 if not is_busy(error):
                     raise
         async with self._one_statement.connect() as connection:
+            if self._postgres is not None:
+                from api.db.driver_postgres import DriverStatements, driver_of
+
+                return await DriverStatements(await driver_of(connection),
+                                              self._postgres).one(statement, params)
             return await EngineStatements(connection).one(statement, params)
 
     @asynccontextmanager
@@ -88,6 +103,14 @@ class Database:
         """One write transaction, committed (and durable, see above) at the end of the block."""
         async with self.queue_for_writing():
             statements = self._loop.begin_write() if self._loop is not None else None
+            if statements is None and self._postgres is not None:
+                from api.db.driver_postgres import DriverStatements, driver_of
+
+                async with self._writes.connect() as connection:
+                    driver = await driver_of(connection)
+                    async with driver.transaction():
+                        yield DriverStatements(driver, self._postgres)
+                return
             if statements is None:
                 async with self._writes.begin() as connection:
                     yield EngineStatements(connection)

@@ -26,22 +26,16 @@ transaction: one committed snapshot, never a half-written state.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from sqlalchemy import Executable, text
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
-from sqlalchemy.sql.compiler import SQLCompiler
-from sqlalchemy.sql.elements import ClauseElement
 
-from api.db.statements import Params, Row
+from api.db.statements import CompiledStatements, Params, Row
 
-_Processor = Callable[[Any], Any] | None
 _BEGIN_IMMEDIATE, _COMMIT, _ROLLBACK = text("BEGIN IMMEDIATE"), text("COMMIT"), text("ROLLBACK")
-_REQUIRED = object()  # a named parameter the statement cannot run without
 
 
 def is_busy(error: sqlite3.OperationalError) -> bool:
@@ -50,67 +44,16 @@ def is_busy(error: sqlite3.OperationalError) -> bool:
     return code is not None and code & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
-@dataclass(frozen=True, slots=True)
-class _Compiled:
-    """A statement as SQLite takes it: positional SQL, each parameter's name, default and
-    conversion, and each result column's conversion."""
-
-    sql: str
-    binds: tuple[tuple[str, Any, _Processor], ...]
-    columns: tuple[_Processor, ...]
-
-    def parameters(self, params: Params) -> list[Any]:
-        values = []
-        for name, default, process in self.binds:
-            value = params.get(name, default)
-            if value is _REQUIRED:
-                raise KeyError(f"no value for the parameter {name!r} of: {self.sql}")
-            values.append(value if process is None else process(value))
-        return values
-
-    def rows(self, raws: list[Any]) -> list[Row]:
-        if not any(self.columns):
-            return raws
-        columns = self.columns
-        return [tuple([value if process is None else process(value)
-                       for value, process in zip(raw, columns, strict=True)]) for raw in raws]
-
-
-def _compile(statement: Executable, dialect: Dialect, keys: tuple[str, ...]) -> _Compiled:
-    assert isinstance(statement, ClauseElement)
-    compiled = statement.compile(dialect=dialect, column_keys=list(keys) or None)
-    assert isinstance(compiled, SQLCompiler)
-    binds = []
-    for name in compiled.positiontup or ():
-        bind = compiled.binds[name]
-        binds.append((name, _REQUIRED if bind.required else bind.effective_value,
-                      bind.type.dialect_impl(dialect).bind_processor(dialect)))
-    columns = tuple(
-        column.type.dialect_impl(dialect).result_processor(dialect, None)
-        for column in getattr(statement, "selected_columns", ())
-    )
-    return _Compiled(compiled.string, tuple(binds), columns)
-
-
 class LoopStatements:
     """:class:`api.db.statements.Statements` on a :mod:`sqlite3` connection of the loop."""
 
     def __init__(self, connection: sqlite3.Connection, dialect: Dialect) -> None:
         self._connection = connection
-        self._dialect = dialect
-        self._compiled: dict[tuple[Executable, tuple[str, ...]], _Compiled] = {}
+        self.compiled = CompiledStatements(dialect)
 
     @property
     def in_transaction(self) -> bool:
         return self._connection.in_transaction
-
-    def compiled(self, statement: Executable, params: Params) -> _Compiled:
-        # INSERT and UPDATE set the columns their parameters name, as SQLAlchemy compiles them.
-        keys = tuple(params) if getattr(statement, "is_dml", False) else ()
-        found = self._compiled.get((statement, keys))
-        if found is None:
-            found = self._compiled[(statement, keys)] = _compile(statement, self._dialect, keys)
-        return found
 
     def one_now(self, statement: Executable, params: Params) -> Row | None:
         compiled = self.compiled(statement, params)
