@@ -16,6 +16,7 @@ match behind, which loses and doubles nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -167,9 +168,48 @@ class Server:
         except TimeoutError:
             await self.kill()
 
+    def processes(self) -> set[int]:
+        """The server's process and its workers (Linux: read from /proc)."""
+        if self.process is None or self.process.returncode is not None:
+            return set()
+        return _descendants(self.process.pid) | {self.process.pid}
+
     def log_tail(self) -> str:
         log = self.workdir / "server.log"
         return log.read_text(errors="replace")[-2000:] if log.exists() else ""
+
+
+def _descendants(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            for child in map(int, (task / "children").read_text().split()):
+                found |= {child} | _descendants(child)
+    return found
+
+
+def cpu_seconds(pids: Sequence[int] | set[int]) -> dict[int, float]:
+    """CPU time (user and system) each process has used so far; processes gone are left out."""
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            # The fields after the command's name, which is in parentheses and may hold spaces.
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            used[pid] = (int(fields[11]) + int(fields[12])) / tick
+    return used
+
+
+async def database_backends(database_url: str) -> set[int]:
+    """The PostgreSQL server processes serving connections to this database."""
+    connection = await asyncpg.connect(asyncpg_dsn(database_url), timeout=5)
+    try:
+        rows = await connection.fetch(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid()")
+    finally:
+        await connection.close()
+    return {row["pid"] for row in rows}
 
 
 # Phones that retry -------------------------------------------------------------------------

@@ -9,7 +9,9 @@ exactly once, and every match's rounds, results, standings, snapshot and version
 fresh fold of its stored entries (``scoring.match.fold_match``).
 
 Prints rounds/s, p99 latency of a round (first try to 201, retries included), lost and doubled
-rounds, and exits 1 if anything was lost, doubled or inconsistent.
+rounds, and the CPU time one round cost the server's processes and PostgreSQL's (read from
+/proc): on a machine shared with other work the rate says how much CPU the run got, the CPU per
+round what the code needs. Exits 1 if anything was lost, doubled or inconsistent.
 
     python bench/load.py [--clients 100] [--rounds 50] [--database sqlite|postgresql|both]
                          [--workers 1 2 4] [--smoke]
@@ -45,6 +47,8 @@ from bench.harness import (
     Server,
     audit_database,
     compare,
+    cpu_seconds,
+    database_backends,
     p99,
     play,
     scratch_database,
@@ -66,6 +70,8 @@ class Figures:
     dropped_on_purpose: int
     server_errors: int
     problems: tuple[str, ...]
+    server_cpu_ms: float
+    database_cpu_ms: float
 
     @property
     def clean(self) -> bool:
@@ -82,9 +88,11 @@ async def run(database: str, clients: int, rounds: int, *, seed: int = 1,
             server = Server(url, Path(workdir), env={"TAFELRUNDE_WORKERS": str(workers)})
             await server.start()
             try:
+                before = await _cpu(server, url)
                 began = time.perf_counter()
                 tally = await play(server.url, clients, rounds, seed=seed, chaos=chaos)
                 seconds = time.perf_counter() - began
+                after = await _cpu(server, url)
             finally:
                 await server.stop()
             audit = await audit_database(url)
@@ -97,7 +105,23 @@ async def run(database: str, clients: int, rounds: int, *, seed: int = 1,
         lost=lost, doubled=doubled, retries=tally.retries,
         dropped_on_purpose=tally.dropped_on_purpose, server_errors=tally.server_errors,
         problems=tuple(tally.unexpected + audit.problems),
+        server_cpu_ms=_per_round(before[0], after[0], tally.rounds),
+        database_cpu_ms=_per_round(before[1], after[1], tally.rounds),
     )
+
+
+async def _cpu(server: Server, url: str) -> tuple[dict[int, float], dict[int, float]]:
+    """CPU used so far by the server's processes, and by PostgreSQL's for its database (SQLite's
+    work is the server's own)."""
+    backends = await database_backends(url) if url.startswith("postgresql") else set()
+    return cpu_seconds(server.processes()), cpu_seconds(backends)
+
+
+def _per_round(before: dict[int, float], after: dict[int, float], rounds: int) -> float:
+    """Milliseconds of CPU per round between two readings (a process started meanwhile counts
+    from its start; one that ended meanwhile is missing, so this is a lower bound)."""
+    used = sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+    return round(used * 1000 / max(rounds, 1), 2)
 
 
 def main() -> int:
@@ -133,7 +157,8 @@ def main() -> int:
               f"{figures.seconds} s: {figures.rounds_per_second} rounds/s, "
               f"p99 {figures.p99_ms} ms, lost {figures.lost}, doubled {figures.doubled} "
               f"({figures.dropped_on_purpose} requests dropped on purpose, "
-              f"{figures.retries} retries, {figures.server_errors} server errors)")
+              f"{figures.retries} retries, {figures.server_errors} server errors); CPU per "
+              f"round: server {figures.server_cpu_ms} ms, database {figures.database_cpu_ms} ms")
         for problem in figures.problems[:20]:
             print(f"  problem: {problem}")
     return 0 if clean else 1
