@@ -75,8 +75,10 @@ export function roundSheet(view, { edit = false } = {}) {
     h('tbody', {}, match.rounds.map((round) => h('tr', { 'data-round': round.number },
       h('th', { scope: 'row' }, String(round.number)),
       module.roundCells(match, round).map((cell) => h('td', { class: 'num' }, cell)),
-      edit && h('td', {}, h('a', { class: 'small-button', href: `${base}/rounds/${round.number}`,
-        'aria-label': t('history.edit_round', { n: round.number }) }, t('history.edit')))))));
+      // A pencil, not the word: "Ändern" or "Modifier" in a column of its own pushed a sheet of
+      // four players past a 360 px screen, the link cut off at its edge.
+      edit && h('td', { class: 'edit' }, h('a', { class: 'small-button edit-round', href: `${base}/rounds/${round.number}`,
+        'aria-label': t('history.edit_round', { n: round.number }) }, '✎'))))));
 }
 
 /**

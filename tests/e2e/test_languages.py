@@ -283,6 +283,33 @@ def test_a_tournament_round_reads_in_the_language_from_registration_to_confirmat
     assert english_on_screen(page, lang) == []
 
 
+def test_the_history_of_four_players_fits_the_phone_with_each_round_editable(
+        server: Server, local_phone: Phone, lang: str) -> None:
+    """The edit links of a four-player sheet stay on a 360 px screen: the word in its own
+    column ("Ändern", "Modifier") pushed them past the edge, half cut off."""
+    players = ["Anna", "Benedikt", "Cécile", "Dora"]
+    made = server.post("/api/v1/matches", {"game": "tschau-sepp", "players": players,
+                                           "options": {"games": 5}})
+    for winner in (0, 1):
+        server.post(f"/api/v1/matches/{made['id']}/rounds", {
+            "winner": winner, "penalty": [0 if seat == winner else 7 + seat for seat in range(4)]},
+            made["token"])
+    local_phone.open(f"#/m/{made['id']}?t={made['token']}")
+    local_phone.open(f"#/m/{made['id']}/history")
+    page = local_phone.page
+    for number in (1, 2):
+        edit = page.get_by_role("link", name=words(lang, "history.edit_round", n=number),
+                                exact=True)
+        expect(edit).to_be_visible()
+        box = edit.bounding_box()
+        assert box is not None
+        assert box["x"] + box["width"] <= page.viewport_size["width"]
+        assert min(box["width"], box["height"]) >= 44
+    assert page.evaluate("() => document.querySelector('.sheet').scrollWidth") <= page.evaluate(
+        "() => document.querySelector('.sheet').clientWidth")
+    assert english_on_screen(page, lang) == []
+
+
 @pytest.mark.parametrize(("faces", "names"), [
     ("swiss", {"de": ("Rosen", "Eicheln-Under"), "fr": ("Roses", "Under de gland"),
                "it": ("Rose", "Under di ghiande")}),
