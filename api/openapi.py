@@ -8,7 +8,9 @@ the handlers' signatures, written into the document once the app is built.
 - Every operation that takes a body may answer 415 (:mod:`api.bodies`).
 - Every error answer is documented as problem details (:mod:`api.problems`), whoever declared
   it: a handler's ``responses`` or Litestar from its ``raises``.
-- Every response header has a schema (a string).
+- Every response header has a schema (a string), and so has every optional request header: a
+  header is sent or left out, never ``null`` (the word ``null`` sent as ``X-Table-Phone`` is no
+  key, and its pattern refuses it).
 - Answers that are not JSON say so: the CSV and HTML exports next to their JSON form, and the
   event streams as ``text/event-stream``.
 - Every operation that takes a token may answer 429 (:mod:`api.ratelimit`).
@@ -17,6 +19,7 @@ the handlers' signatures, written into the document once the app is built.
 from typing import Any
 
 from litestar import Litestar, Request
+from litestar.enums import ParamType
 from litestar.openapi.plugins import JsonRenderPlugin, OpenAPIRenderPlugin
 from litestar.openapi.spec import (
     OpenAPIHeader,
@@ -24,6 +27,7 @@ from litestar.openapi.spec import (
     OpenAPIResponse,
     OpenAPIType,
     Operation,
+    Parameter,
     Reference,
     Schema,
 )
@@ -164,6 +168,20 @@ def _type_headers(app: Litestar) -> None:
                     header.schema = Schema(type=OpenAPIType.STRING)
 
 
+def _optional_headers_as_strings(app: Litestar) -> None:
+    for operation in operations(app):
+        for parameter in operation.parameters or ():
+            schema = parameter.schema if isinstance(parameter, Parameter) else None
+            if not isinstance(parameter, Parameter) or parameter.param_in != ParamType.HEADER \
+                    or not isinstance(schema, Schema) or not schema.one_of:
+                continue
+            kinds = [kind for kind in schema.one_of
+                     if not (isinstance(kind, Schema) and kind.type == OpenAPIType.NULL)]
+            if len(kinds) == 1 and isinstance(kinds[0], Schema):
+                schema.one_of = None
+                schema.type = kinds[0].type
+
+
 def _document_token_limit(app: Litestar) -> None:
     for operation in operations(app):
         if not any("bearer" in s for s in operation.security or ()):
@@ -184,6 +202,7 @@ def complete(app: Litestar) -> None:
     _document_unsupported_media_types(app)
     _errors_as_problems(app)
     _type_headers(app)
+    _optional_headers_as_strings(app)
     _document_media_types(app)
     _document_whole_answers(app)
     _document_token_limit(app)
