@@ -6,7 +6,8 @@ statistics are kept up to date when a match finishes, never recomputed on a read
 costs the same after 50 matches as after 5,000, and only the round that finishes a match pays
 for the club (its members' statistics and one openskill update).
 
-How: ``tafelrunde serve`` on a new SQLite file (or ``--database`` PostgreSQL URL). The club is
+How: ``tafelrunde serve`` on a new SQLite file or a new PostgreSQL database (``--database``;
+``--postgres-url`` names the server, as in ``bench/load.py``). The club is
 brought in as a backup (``POST /api/v1/clubs/import``): 5,000 one-round matches of the three
 games at tables of 3 and 4, seated from the 50 members at random, each checked with the
 scoring engine to finish with its one round. Then over one keep-alive connection, one request
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -46,7 +48,7 @@ from typing import Any
 if not __package__:
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from bench.harness import Server, httpx, next_entry
+from bench.harness import DEFAULT_POSTGRES_URL, Server, httpx, next_entry, scratch_database
 from scoring import registry
 from scoring.match import fold_match, set_up
 
@@ -187,18 +189,18 @@ async def measure(http: httpx.AsyncClient, members: int, matches: int, reads: in
     return met
 
 
-async def run(args: argparse.Namespace) -> bool:
+async def run(args: argparse.Namespace, kind: str) -> bool:
     with tempfile.TemporaryDirectory() as workdir:
-        database = args.database or f"sqlite+aiosqlite:///{Path(workdir) / 'clubs.db'}"
-        server = Server(database, Path(workdir))
-        await server.start()
-        try:
-            print(f"server {server.url}, {database.split(':')[0]}")
-            async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
-                return await measure(http, args.members, args.matches, args.reads, args.tables,
-                                     args.rounds)
-        finally:
-            await server.stop()
+        async with scratch_database(kind, Path(workdir), args.postgres_url) as database:
+            server = Server(database, Path(workdir))
+            await server.start()
+            try:
+                print(f"\n{kind}: server {server.url}")
+                async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
+                    return await measure(http, args.members, args.matches, args.reads,
+                                         args.tables, args.rounds)
+            finally:
+                await server.stop()
 
 
 def main() -> int:
@@ -208,13 +210,16 @@ def main() -> int:
     options.add_argument("--reads", type=int, default=20, help="repeats of each read (20)")
     options.add_argument("--tables", type=int, default=10, help="matches of each kind (10)")
     options.add_argument("--rounds", type=int, default=10, help="rounds in each match (10)")
-    options.add_argument("--database", help="a PostgreSQL URL (default: a new SQLite file)")
+    options.add_argument("--database", choices=["sqlite", "postgresql", "both"], default="sqlite")
+    options.add_argument("--postgres-url", default=os.environ.get(
+        "TAFELRUNDE_TEST_POSTGRES_URL", DEFAULT_POSTGRES_URL))
     options.add_argument("--smoke", action="store_true", help="a tiny club: does it still run?")
     args = options.parse_args()
     if args.smoke:
         args.members, args.matches, args.reads, args.tables, args.rounds = 10, 60, 3, 2, 2
-    met = asyncio.run(run(args))
-    return 0 if met or args.smoke else 1
+    kinds = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
+    met = [asyncio.run(run(args, kind)) for kind in kinds]
+    return 0 if all(met) or args.smoke else 1
 
 
 if __name__ == "__main__":
