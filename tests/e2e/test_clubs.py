@@ -327,3 +327,20 @@ def test_members_are_renamed_merged_and_removed_after_a_second_ask_and_a_rematch
     history = server.get(f"/api/v1/clubs/{club['id']}/history", club["token"])
     assert [entry["name"] for entry in history["entries"] if entry["kind"] == "tournament"
             ] == ["Wintercup"]
+
+
+def test_the_ladder_and_the_history_follow_matches_finished_on_other_phones(
+        phone: Phone, server: Server) -> None:
+    club = server.post("/api/v1/clubs", {"name": "Freitagsrunde"})
+    play_for(server, club, ["Ann", "Ben"], [0, 7])
+    page = phone.page
+    phone.open(f"#/c/{club['id']}/ladder?v={club['view_token']}")
+    expect(page.locator("table.ladder tbody tr")).to_have_count(2)
+    play_for(server, club, ["Eve", "Ann"], [0, 7])  # on another phone
+    expect(page.locator("table.ladder tbody tr")).to_have_count(3, timeout=SAVED)
+    expect(page.locator("table.ladder tbody tr").first.locator("th")).to_have_text("Eve")
+    page.get_by_role("link", name="History").click()
+    expect(page.locator(".club-history li[data-entry]")).to_have_count(2)
+    play_for(server, club, ["Ben", "Eve"], [0, 7])
+    expect(page.locator(".club-history li[data-entry]")).to_have_count(3, timeout=SAVED)
+    expect(page.locator(".club-head h1")).to_contain_text("3 matches played")

@@ -4,6 +4,7 @@
 import { Problem } from '../api.js';
 import { h, replace } from '../dom.js';
 import { number, t } from '../i18n.js';
+import { followEvents, oneAtATime } from '../live.js';
 import { problemText } from '../match-view.js';
 import { clubTokens, rememberClub, storeTokens, tokensFor } from '../store.js';
 import { getClub } from './api.js';
@@ -15,6 +16,17 @@ export async function loadClub(id) {
   const club = await getClub(id);
   rememberClub(club);
   return { club, canWrite: !!clubTokens(id).token };
+}
+
+/**
+ * Follows the club's event stream: `reload()` (one at a time) whenever the club changed since
+ * `version()`, the version the screen shows: a match finished or corrected on another phone, a
+ * member renamed. Returns the stop function the router calls when the screen goes.
+ */
+export function followClub(id, version, reload) {
+  const { token, view } = clubTokens(id);
+  return followEvents(`/api/v1/clubs/${encodeURIComponent(id)}/events`, token || view,
+    { version, refresh: oneAtATime(reload) });
 }
 
 export function clubHeader(view, active) {

@@ -5,7 +5,7 @@ import { h, replace } from '../dom.js';
 import { dateTime, t } from '../i18n.js';
 import { gameName } from '../match-view.js';
 import { history } from './api.js';
-import { clubError, clubHeader, entryLink, loadClub } from './common.js';
+import { clubError, clubHeader, entryLink, followClub, loadClub } from './common.js';
 import { byPlayed } from './members.js';
 
 const PAGE = 20;
@@ -76,7 +76,15 @@ export async function historyScreen(root, id) {
       field('to', t('club.to'), h('input', { id: 'filter-to', type: 'date', onchange: onChange('to') }))));
   more.textContent = t('club.more');
   more.addEventListener('click', () => load(false));
-  replace(root, clubHeader(view, 'history'),
-    h('section', { class: 'panel' }, h('h2', {}, t('club.history')), form, list, more));
-  return load(true);
+  let head = clubHeader(view, 'history');
+  replace(root, head, h('section', { class: 'panel' }, h('h2', {}, t('club.history')), form, list, more));
+  await load(true);
+  return followClub(id, () => view.club.version, async () => {
+    // A failed read keeps the screen as it is: the next change, or the next visit, reads again.
+    try { view = await loadClub(id); } catch { return; }
+    const next = clubHeader(view, 'history');
+    head.replaceWith(next);
+    head = next;
+    await load(true);
+  });
 }

@@ -11,7 +11,7 @@ import { gameName } from '../match-view.js';
 import { choice } from '../games/controls.js';
 import { go } from '../router.js';
 import { ladder, ratingHistory } from './api.js';
-import { clubError, clubHeader, clubRoute, loadClub, rating } from './common.js';
+import { clubError, clubHeader, clubRoute, followClub, loadClub, rating } from './common.js';
 
 const CHARTED = 5;
 const WINDOW = 30;
@@ -49,24 +49,27 @@ async function ratingChart(clubId, game, rows) {
 export async function ladderScreen(root, id, chosen) {
   let view;
   try { view = await loadClub(id); } catch (error) { return clubError(root, error); }
-  const { club } = view;
-  const game = chosen || club.games[0];
-  const body = h('section', { class: 'panel' });
-  replace(root, clubHeader(view, 'ladder'), body);
-  if (!game) {
-    replace(body, h('p', { class: 'hint' }, t('club.no_ladder')));
-    return undefined;
+  async function draw() {
+    const { club } = view;
+    const game = chosen || club.games[0];
+    const body = h('section', { class: 'panel' });
+    if (!game) {
+      replace(root, clubHeader(view, 'ladder'), replace(body, h('p', { class: 'hint' }, t('club.no_ladder'))));
+      return;
+    }
+    const picker = club.games.length > 1 && choice({ label: t('new.game'), path: 'game', selected: game,
+      options: club.games.map((g) => ({ value: g, label: gameName(g) })),
+      onSelect: (value) => go(clubRoute(id, `/ladder/${encodeURIComponent(value)}`), true) });
+    const rows = await ladder(id, game);
+    const chart = rows.length ? await ratingChart(id, game, rows) : null;
+    replace(body, h('h2', {}, t('club.ladder_of', { game: gameName(game) })), picker,
+      rows.length ? ladderTable(rows, id) : h('p', { class: 'hint' }, t('club.no_ladder')),
+      h('p', { class: 'hint' }, t('club.rating_hint')), chart);
+    replace(root, clubHeader(view, 'ladder'), body);
   }
-  const picker = club.games.length > 1 && choice({ label: t('new.game'), path: 'game', selected: game,
-    options: club.games.map((g) => ({ value: g, label: gameName(g) })),
-    onSelect: (value) => go(clubRoute(id, `/ladder/${encodeURIComponent(value)}`), true) });
-  let rows;
-  try { rows = await ladder(id, game); } catch (error) { return clubError(root, error); }
-  replace(body, h('h2', {}, t('club.ladder_of', { game: gameName(game) })), picker,
-    rows.length ? ladderTable(rows, id) : h('p', { class: 'hint' }, t('club.no_ladder')),
-    h('p', { class: 'hint' }, t('club.rating_hint')));
-  if (rows.length) {
-    try { body.append(await ratingChart(id, game, rows) || ''); } catch (error) { return clubError(root, error); }
-  }
-  return undefined;
+  try { await draw(); } catch (error) { return clubError(root, error); }
+  return followClub(id, () => view.club.version, async () => {
+    // A failed read keeps the screen as it is: the next change, or the next visit, reads again.
+    try { view = await loadClub(id); await draw(); } catch { /* shown as it was */ }
+  });
 }

@@ -6,7 +6,7 @@ import { number, t } from '../i18n.js';
 import { gameName } from '../match-view.js';
 import { go } from '../router.js';
 import { headToHead, memberStatistics } from './api.js';
-import { clubError, clubHeader, clubRoute, loadClub, percent, rating } from './common.js';
+import { clubError, clubHeader, clubRoute, followClub, loadClub, percent, rating } from './common.js';
 import { historyEntry } from './history.js';
 import { byPlayed } from './members.js';
 
@@ -65,24 +65,27 @@ function headToHeadPanel(clubId, answer) {
 
 export async function memberScreen(root, id, memberId, opponentId) {
   let view;
-  let member;
-  let versus = null;
-  try {
-    [view, member] = await Promise.all([loadClub(id), memberStatistics(id, memberId)]);
-    if (opponentId) versus = await headToHead(id, memberId, opponentId);
-  } catch (error) { return clubError(root, error); }
-  const others = byPlayed(view.club.players).filter((m) => String(m.id) !== String(memberId));
-  const games = Object.entries(member.games);
-  replace(root, clubHeader(view, 'members'),
-    h('section', { class: 'panel' }, h('h2', {}, member.name),
-      member.aliases.length > 0 && h('p', { class: 'note' }, t('club.aliases', { names: member.aliases })),
-      games.length === 0 && h('p', { class: 'hint' }, t('club.no_statistics')),
-      others.length > 0 && h('div', { class: 'field' }, h('label', { for: 'opponent' }, t('club.h2h_against')),
-        h('select', { id: 'opponent', onchange: (event) => go(clubRoute(id,
-          event.target.value ? `/p/${memberId}/vs/${event.target.value}` : `/p/${memberId}`), true) },
-        h('option', { value: '' }, '—'),
-        others.map((m) => h('option', { value: m.id, selected: String(m.id) === String(opponentId) }, m.name))))),
-    versus && headToHeadPanel(id, versus),
-    games.map(([game, stats]) => gameStatistics(game, stats)));
-  return undefined;
+  async function draw() {
+    const [club, member] = await Promise.all([loadClub(id), memberStatistics(id, memberId)]);
+    const versus = opponentId ? await headToHead(id, memberId, opponentId) : null;
+    view = club;
+    const others = byPlayed(view.club.players).filter((m) => String(m.id) !== String(memberId));
+    const games = Object.entries(member.games);
+    replace(root, clubHeader(view, 'members'),
+      h('section', { class: 'panel' }, h('h2', {}, member.name),
+        member.aliases.length > 0 && h('p', { class: 'note' }, t('club.aliases', { names: member.aliases })),
+        games.length === 0 && h('p', { class: 'hint' }, t('club.no_statistics')),
+        others.length > 0 && h('div', { class: 'field' }, h('label', { for: 'opponent' }, t('club.h2h_against')),
+          h('select', { id: 'opponent', onchange: (event) => go(clubRoute(id,
+            event.target.value ? `/p/${memberId}/vs/${event.target.value}` : `/p/${memberId}`), true) },
+          h('option', { value: '' }, '—'),
+          others.map((m) => h('option', { value: m.id, selected: String(m.id) === String(opponentId) }, m.name))))),
+      versus && headToHeadPanel(id, versus),
+      games.map(([game, stats]) => gameStatistics(game, stats)));
+  }
+  try { await draw(); } catch (error) { return clubError(root, error); }
+  return followClub(id, () => view.club.version, async () => {
+    // A failed read keeps the screen as it is: the next change, or the next visit, reads again.
+    try { await draw(); } catch { /* shown as it was */ }
+  });
 }

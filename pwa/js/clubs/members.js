@@ -7,7 +7,7 @@ import { append, h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { problemText } from '../match-view.js';
 import { mergeMember, removeMember, renameMember } from './api.js';
-import { clubError, clubHeader, clubRoute, loadClub } from './common.js';
+import { clubError, clubHeader, clubRoute, followClub, loadClub } from './common.js';
 
 export const byPlayed = (members) => [...members].sort((a, b) => b.played - a.played || a.name.localeCompare(b.name));
 
@@ -91,5 +91,5 @@ export async function membersScreen(root, id) {
       h('section', { class: 'panel' }, h('h2', {}, t('club.members')), list));
   }
   draw();
-  return undefined;
+  return followClub(id, () => view.club.version, redraw);
 }
