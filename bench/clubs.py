@@ -23,6 +23,11 @@ at a time:
 - the same for the round that finishes a match (a one-game Tschau Sepp match): informative,
   the cost of the rating update.
 
+Next to the times a client sees, the server process's own CPU time per request (Linux
+``/proc``): on a machine shared with other work the times measure the neighbours too, the CPU
+time only the request (on PostgreSQL without the database server's share). The rounds' CPU time
+is taken over a block of club rounds and a block of club-less ones.
+
 Run: ``.venv/bin/python bench/clubs.py`` (``--smoke``: 10 members, 60 matches, a few repeats:
 does the bench still run? The figures are printed, never judged by CI.) Exit status 1 when a
 target is missed at full size.
@@ -97,6 +102,22 @@ def club_backup(members: int, matches: int, seed: int = 13) -> dict[str, Any]:
             "matches": played, "tournaments": []}
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User and system CPU time of a process so far (Linux ``/proc``); None elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def per_request(pid: int, before: float | None, requests: int) -> str:
+    after = cpu_seconds(pid)
+    if before is None or after is None:
+        return "-"
+    return f"{(after - before) / requests * 1000:.1f}"
+
+
 async def timed(call: Callable[[], Awaitable[httpx.Response]], expected: int = 200) -> float:
     began = time.perf_counter()
     response = await call()
@@ -107,7 +128,7 @@ async def timed(call: Callable[[], Awaitable[httpx.Response]], expected: int = 2
     return took
 
 
-async def measure(http: httpx.AsyncClient, members: int, matches: int, reads: int,
+async def measure(http: httpx.AsyncClient, pid: int, members: int, matches: int, reads: int,
                   tables: int, rounds: int) -> bool:
     backup = club_backup(members, matches)
     began = time.perf_counter()
@@ -122,7 +143,7 @@ async def measure(http: httpx.AsyncClient, members: int, matches: int, reads: in
     names = member_names(members)
 
     print(f"\n{'read (' + str(reads) + ' times)':<34}{'median ms':>10}{'p90 ms':>8}"
-          f"{'slowest ms':>11}  target")
+          f"{'slowest ms':>11}{'CPU ms':>8}  target")
     met = True
     paths = {
         "club": "", "members (players)": "/players", "statistics, all games": "/statistics",
@@ -134,6 +155,7 @@ async def measure(http: httpx.AsyncClient, members: int, matches: int, reads: in
     }
     for name, path in paths.items():
         await http.get(url + path, headers=auth)  # warm: the first read of a kind pays imports
+        cpu = cpu_seconds(pid)
         times = [await timed(lambda path=path: http.get(url + path, headers=auth))
                  for _ in range(reads)]
         judged = name.startswith(("statistics", "ladder"))
@@ -143,7 +165,7 @@ async def measure(http: httpx.AsyncClient, members: int, matches: int, reads: in
         verdict = (f"{'ok' if ok else 'MISSED'} (≤ {READ_TARGET * 1000:.0f})") if judged else "-"
         p90 = statistics.quantiles(times, n=10, method="inclusive")[-1]
         print(f"{name:<34}{median * 1000:>10.1f}{p90 * 1000:>8.1f}{max(times) * 1000:>11.1f}"
-              f"  {verdict}")
+              f"{per_request(pid, cpu, reads):>8}  {verdict}")
 
     async def start(club_match: bool, options: dict[str, Any]) -> dict[str, Any]:
         body: dict[str, Any] = {"game": "tschau-sepp", "players": names[:4], "options": options}
@@ -174,8 +196,17 @@ async def measure(http: httpx.AsyncClient, members: int, matches: int, reads: in
                 plain_times.append(await record(without))
         return statistics.median(club_times), statistics.median(plain_times)
 
+    async def cpu_per_round(club_match: bool) -> str:
+        started = [await start(club_match, LONG_TSCHAU_SEPP) for _ in range(tables)]
+        before = cpu_seconds(pid)
+        for _ in range(rounds):
+            for match in started:
+                await record(match)
+        return per_request(pid, before, tables * rounds)
+
     await compare(LONG_TSCHAU_SEPP, 1)  # warm both paths
     club_round, plain_round = await compare(LONG_TSCHAU_SEPP, rounds)
+    club_cpu, plain_cpu = await cpu_per_round(True), await cpu_per_round(False)
     finishing_club, finishing_plain = await compare(ONE_ROUND["tschau-sepp"], 1)
     ratio = club_round / plain_round
     met &= ratio <= ROUND_RATIO_TARGET
@@ -185,6 +216,7 @@ async def measure(http: httpx.AsyncClient, members: int, matches: int, reads: in
           f"  {'ok' if ratio <= ROUND_RATIO_TARGET else 'MISSED'} (≤ {ROUND_RATIO_TARGET})")
     print(f"{'the round that finishes a match':<34}{finishing_club * 1000:>10.2f}"
           f"{finishing_plain * 1000:>11.2f}{finishing_club / finishing_plain:>7.2f}  -")
+    print(f"{'server CPU per round (blocks)':<34}{club_cpu:>10}{plain_cpu:>11}")
     print(f"({tables} tables of each kind, {rounds} rounds each, in turn)")
     return met
 
@@ -197,8 +229,10 @@ async def run(args: argparse.Namespace, kind: str) -> bool:
             try:
                 print(f"\n{kind}: server {server.url}")
                 async with httpx.AsyncClient(base_url=server.url, timeout=60) as http:
-                    return await measure(http, args.members, args.matches, args.reads,
-                                         args.tables, args.rounds)
+                    assert server.process is not None
+                    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+                    return await measure(http, server.process.pid, args.members, args.matches,
+                                         args.reads, args.tables, args.rounds)
             finally:
                 await server.stop()
 
