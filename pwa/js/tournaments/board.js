@@ -8,9 +8,9 @@
 // changed while away); a line says so while the stream is down. The screen stays awake where the
 // browser offers a wake lock (a secure origin: localhost or https).
 // Decisions: the standings show rank, name and points, ranked by the tiebreak chain (its columns
-// are on the dashboard and the printout: on a wall they cost a column of names); seats are listed in seat order; a complete round's
-// seating gives way to the standings until the next round starts; an update replaces the board's
-// elements, nothing accumulates between updates.
+// are on the dashboard and the printout: on a wall they cost a column of names); seats are listed
+// in seat order; a complete round's seating gives way to the standings until the next round
+// starts; an update replaces the board's elements, nothing accumulates between updates.
 import { Problem } from '../api.js';
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
@@ -63,7 +63,7 @@ function progress(round) {
 
 /**
  * Moves `box` through its overflow: a slow scroll with a pause at the top and the bottom, or with
- * reduced motion a page at a time. Only runs while `running` says so; one timer at a time.
+ * reduced motion a page at a time; only between run(true) and run(false), one timer at a time.
  */
 function autoScroll(box) {
   const still = matchMedia('(prefers-reduced-motion: reduce)');
@@ -222,6 +222,7 @@ function showBoard(root, id, first) {
     scroller.run(false);
   }
 
+  let closed = false; // a read still under way when the board is left draws nothing
   let resizeTimer = 0;
   const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(draw, 150); };
   const onFullscreen = () => { full.hidden = !!document.fullscreenElement; };
@@ -236,11 +237,12 @@ function showBoard(root, id, first) {
     version: () => tournament.version,
     refresh: oneAtATime(async () => {
       try { ({ tournament, standings } = await read(id)); } catch { return; }
-      draw();
+      if (!closed) draw();
     }),
     connected: (open) => { offline.hidden = open; },
   });
   return () => {
+    closed = true;
     stop();
     scroller.stop();
     sleepless();
