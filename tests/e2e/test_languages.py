@@ -310,6 +310,32 @@ def test_the_history_of_four_players_fits_the_phone_with_each_round_editable(
     assert english_on_screen(page, lang) == []
 
 
+# Whatever of a panel reaches past its right border (a panel's own overflow is visible).
+PAST_THE_PANEL = """() => [...document.querySelectorAll('main .panel')].flatMap((panel) => {
+  const edge = panel.getBoundingClientRect().right;
+  return [...panel.querySelectorAll('*')]
+    .filter((el) => el.checkVisibility() && !el.closest('.sr-only')
+      && el.getBoundingClientRect().right > edge + 0.5)
+    .map((el) => `${el.tagName.toLowerCase()}: ${el.textContent.slice(0, 40)}`);
+})"""
+
+
+def test_the_standings_of_four_players_stay_inside_their_panel(
+        server: Server, local_phone: Phone, lang: str) -> None:
+    """The winner's table ran past the panel's border in French (Pénalités, Victoires)."""
+    made = server.post("/api/v1/matches", {"game": "tschau-sepp", "options": {"games": 2},
+                                           "players": ["Anna", "Benedikt", "Cécile", "Dora"]})
+    for winner in (0, 1):
+        server.post(f"/api/v1/matches/{made['id']}/rounds", {
+            "winner": winner, "penalty": [0 if seat == winner else 7 + seat for seat in range(4)]},
+            made["token"])
+    local_phone.open(f"#/m/{made['id']}?t={made['token']}")
+    for screen in ("winner", "standings"):
+        local_phone.open(f"#/m/{made['id']}/{screen}")
+        expect(local_phone.page.locator("table.standings").first).to_be_visible()
+        assert local_phone.page.evaluate(PAST_THE_PANEL) == [], screen
+
+
 @pytest.mark.parametrize(("faces", "names"), [
     ("swiss", {"de": ("Rosen", "Eicheln-Under"), "fr": ("Roses", "Under de gland"),
                "it": ("Rose", "Under di ghiande")}),
