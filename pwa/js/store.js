@@ -86,10 +86,12 @@ const DEVICE = 'tafelrunde.device';
 /** Tournaments opened on this device, newest first, with the organiser or view token if held. */
 export const recentTournaments = () => read(TOURNAMENTS, []);
 
+/** `tokens.club`: the club a tournament was created for on this phone (its members are offered). */
 export function rememberTournament(tournament, tokens = {}) {
   const had = recentTournaments().find((x) => x.id === tournament.id) || {};
   const entry = { id: tournament.id, name: tournament.name, game: tournament.game,
-    token: tokens.token || had.token || null, view: tokens.view || had.view || null };
+    token: tokens.token || had.token || null, view: tokens.view || had.view || null,
+    club: tokens.club || had.club || null };
   const others = recentTournaments().filter((x) => x.id !== tournament.id);
   write(TOURNAMENTS, [entry, ...others].slice(0, MAX_RECENT));
 }

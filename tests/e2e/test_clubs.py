@@ -309,8 +309,14 @@ def test_members_are_renamed_merged_and_removed_after_a_second_ask_and_a_rematch
     page.locator(".club-history li[data-entry] a").first.click()
     page.get_by_role("button", name="Play again").click()
     expect(page.locator(".member-picker")).to_be_visible()
-    # The names as that match was typed: Anne is Ann's second spelling, so the seat is Ann's.
+    # The names as that match was typed: Anne is Ann's second spelling, so the seat is Ann's;
+    # the removed Cid's seat is empty, for another member.
     expect(page.get_by_label("Player 1", exact=True)).to_have_value("Anne")
+    expect(page.get_by_label("Player 2", exact=True)).to_have_value("")
+    expect(page.get_by_role("group", name="Members").get_by_role("button", name="Ann")
+           ).to_have_attribute("aria-pressed", "true")
+    page.get_by_role("group", name="Members").get_by_role("button", name="Benjamin").click()
+    expect(page.get_by_label("Player 2", exact=True)).to_have_value("Benjamin")
     page.get_by_role("button", name="Start match").click()
     expect(page.locator("form.entry-form")).to_be_visible()
     history = server.get(f"/api/v1/clubs/{club['id']}/history", club["token"])
@@ -324,6 +330,11 @@ def test_members_are_renamed_merged_and_removed_after_a_second_ask_and_a_rematch
     page.get_by_label("Name of the tournament").fill("Wintercup")
     page.get_by_role("button", name="Create tournament").click()
     expect(page.locator("h1").filter(has_text="Wintercup")).to_be_visible(timeout=SAVED)
+    # Its players are the club's members: they are offered as a name is typed.
+    expect(page.locator("#tt-members option")).to_have_count(2)
+    assert sorted(page.locator("#tt-members option").evaluate_all(
+        "options => options.map((o) => o.value)")) == ["Ann", "Benjamin"]
+    expect(page.locator("#tt-player-name")).to_have_attribute("list", "tt-members")
     history = server.get(f"/api/v1/clubs/{club['id']}/history", club["token"])
     assert [entry["name"] for entry in history["entries"] if entry["kind"] == "tournament"
             ] == ["Wintercup"]

@@ -12,7 +12,7 @@ import { go } from '../router.js';
 import { clubTokens, rememberMatch, rememberNames, rememberedNames, storeTokens, tokensFor } from '../store.js';
 import { errorScreen, gameName, problemText } from '../match-view.js';
 import { RANKS, facesOf, rankName } from '../games/tschau-sepp.js';
-import { memberPicker } from '../clubs/pick.js';
+import { isMember, memberPicker } from '../clubs/pick.js';
 import { clubError, clubRoute, loadClub } from '../clubs/common.js';
 
 const REMATCH_KEY = 'tafelrunde.rematch';
@@ -155,7 +155,10 @@ export async function newMatchScreen(root, clubId = null) {
   try { list = await games(); } catch (error) { return errorScreen(root, error); }
   const state = {
     game: rematch?.game || list[0].id,
-    players: rematch?.players || ['', ''],
+    // A club's rematch keeps the seats of members (any spelling of theirs); a removed member's
+    // seat, which the match names by a mark, is left empty to pick someone for.
+    players: (club ? rematch?.players.map((name) => (isMember(club, name) ? name : '')) : rematch?.players)
+      || ['', ''],
     options: rematch ? { ...rematch.options } : {},
     private: false,
   };

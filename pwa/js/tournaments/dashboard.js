@@ -13,7 +13,8 @@ import { t } from '../i18n.js';
 import { clearErrors, showErrors } from '../form.js';
 import { oneAtATime } from '../live.js';
 import { qrSvg } from '../qr.js';
-import { organiserToken, recentTournaments, tournamentReadToken } from '../store.js';
+import { clubTokens, organiserToken, recentTournaments, tournamentReadToken } from '../store.js';
+import { getClub } from '../clubs/api.js';
 import {
   canStartRound, followTournament, loadStandings, loadTournament, organiserMatchLink,
   playerNames, roundLine, standingsTable, stateBadge, tournamentCall, tournamentHeader,
@@ -97,6 +98,16 @@ function fillClubs(list, tournament) {
 // to someone who has none.
 function registerForm(id, onAdded) {
   const fields = playerFields('tt-player');
+  const club = recentTournaments().find((x) => x.id === id)?.club;
+  if (club && clubTokens(club).token) {
+    // A club's tournament: its members are offered as the name is typed (players are members
+    // by name; a new name becomes one).
+    const members = h('datalist', { id: 'tt-members' });
+    fields.name.setAttribute('list', 'tt-members');
+    fields.el.push(members);
+    getClub(club).then((read) => replace(members, read.players.map((m) => h('option', { value: m.name }))),
+      () => {});
+  }
   const form = h('form', { class: 'panel register', novalidate: true },
     h('h2', {}, t('tt.register')), fields.el,
     h('button', { type: 'submit', class: 'primary' }, t('tt.add_player')));

@@ -129,7 +129,7 @@ export async function newTournamentScreen(root, clubId = null) {
     try {
       const made = await call('/tournaments', { method: 'POST', body: body(),
         headers: club ? authHeaders(clubTokens(club.id).token) : {} });
-      rememberTournament(made, { token: made.token, view: made.view_token });
+      rememberTournament(made, { token: made.token, view: made.view_token, club: club?.id });
       go(tournamentRoute(made.id));
     } catch (error) {
       submit.disabled = false;
