@@ -85,7 +85,9 @@ async def run(database: str, clients: int, rounds: int, *, seed: int = 1,
     given kind."""
     with tempfile.TemporaryDirectory(prefix="tafelrunde-load-") as workdir:
         async with scratch_database(database, Path(workdir), postgres_url) as url:
-            server = Server(url, Path(workdir), env={"TAFELRUNDE_WORKERS": str(workers)})
+            # One worker is serve's default: left unset, the bench also runs an older server.
+            server = Server(url, Path(workdir),
+                            env={"TAFELRUNDE_WORKERS": str(workers)} if workers > 1 else None)
             await server.start()
             try:
                 before = await _cpu(server, url)
