@@ -1,7 +1,8 @@
 """The app served to phones over the club's network (README, "At the table"): plain http at an
 address that is not the phone's own, so the browser gives it no secure context (no service
 worker, no crypto.randomUUID). A match is still created and played there, and the share and
-table-card links and QR codes carry the address the phones opened, never 127.0.0.1.
+table-card links and QR codes carry the address the phones opened, never 127.0.0.1; a page
+opened at 127.0.0.1 says that the links it shares work on no phone.
 
 Chromium resolves the made-up host name below to the test server on 127.0.0.1: the browser
 treats it as any other machine on the network, and the test needs no network of its own."""
@@ -75,6 +76,7 @@ def test_a_phone_on_the_club_network_plays_and_shares_links_with_that_address(
         link = decoded(page.locator(".share-edit .qr"), tmp_path / "edit.png")
         assert link.startswith(f"{lan.base}/#/m/{match}?t=")
         assert page.locator(".share-edit input.link").input_value() == link
+        expect(page.locator(".unreachable-links")).to_have_count(0)
 
 
 def test_table_cards_carry_the_address_the_organiser_opened(
@@ -98,3 +100,15 @@ def test_table_cards_carry_the_address_the_organiser_opened(
         assert href is not None
         assert href.startswith(f"{lan.base}/#/m/")
         assert decoded(card.locator(".qr"), tmp_path / "card.png") == href
+        expect(phone.page.locator(".unreachable-links")).to_have_count(0)
+
+
+def test_links_shared_from_a_page_opened_at_127_0_0_1_are_said_to_be_unreachable(
+        lan_browser: Any, server: Server) -> None:
+    made = server.post("/api/v1/matches", {"game": "tschau-sepp", "players": ["Ann", "Ben"]})
+    with phone_in_use(lan_browser, server) as phone:
+        phone.open(f"#/m/{made['id']}/share?t={made['token']}")
+        warnings = phone.page.locator(".unreachable-links")
+        expect(warnings).to_have_count(2)
+        port = server.base.rsplit(":", 1)[1]
+        expect(warnings.first).to_contain_text(f"Phones cannot open links to 127.0.0.1:{port}")

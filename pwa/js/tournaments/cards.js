@@ -6,6 +6,7 @@ import { Problem } from '../api.js';
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { qrSvg } from '../qr.js';
+import { unreachableLinks } from '../address.js';
 import { organiserToken } from '../store.js';
 import {
   loadTournament, playerNames, tableLink, tournamentCall, tournamentError, tournamentRoute,
@@ -40,6 +41,7 @@ export async function cardsScreen(root, id, number) {
       h('a', { class: 'button secondary', href: tournamentRoute(id) }, t('tt.back')),
       h('button', { type: 'button', class: 'primary', onclick: () => print() }, t('tt.print'))),
     h('h1', { class: 'no-print' }, t('tt.cards_title', { n: tokens.number })),
+    h('div', { class: 'no-print' }, unreachableLinks()),
     h('div', { class: 'table-cards' }, tokens.tables.map((table) => card(tournament, tokens.number, table, names))));
   return undefined;
 }

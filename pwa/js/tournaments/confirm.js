@@ -10,6 +10,7 @@ import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { oneAtATime } from '../live.js';
 import { qrSvg } from '../qr.js';
+import { unreachableLinks } from '../address.js';
 import { deviceId, organiserToken, tablePhone, writeToken } from '../store.js';
 import { authHeaders } from '../api.js';
 import {
@@ -58,7 +59,8 @@ export async function confirmPanel(root, match, link) {
     const url = tableLink(tournament, link.round, { match_id: match.id, table_token: token, table: link.table });
     const code = h('div', { class: 'qr', role: 'img', 'aria-label': t('tt.qr_table', { n: link.table }) });
     code.innerHTML = qrSvg(url);
-    return h('details', { class: 'another-phone' }, h('summary', {}, t('tt.show_table_link')), code);
+    return h('details', { class: 'another-phone' }, h('summary', {}, t('tt.show_table_link')),
+      unreachableLinks(), code);
   }
 
   function draw() {

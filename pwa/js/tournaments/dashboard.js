@@ -13,6 +13,7 @@ import { t } from '../i18n.js';
 import { clearErrors, showErrors } from '../form.js';
 import { oneAtATime } from '../live.js';
 import { qrSvg } from '../qr.js';
+import { unreachableLinks } from '../address.js';
 import { clubTokens, organiserToken, recentTournaments, tournamentReadToken } from '../store.js';
 import { getClub } from '../clubs/api.js';
 import {
@@ -258,7 +259,7 @@ export async function dashboardScreen(root, id) {
     organiser && editing.form, clubs, table,
     earlier, exportsPanel(tournament, organiser),
     h('details', { class: 'panel' }, h('summary', {}, t('tt.link')), h('p', { class: 'hint' }, t('tt.link_hint')),
-      code, h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('tt.link'), class: 'link' })));
+      unreachableLinks(), code, h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('tt.link'), class: 'link' })));
   draw();
   return followTournament(tournament, { version: () => tournament.version,
     refresh: () => act(async () => {}, round) });
