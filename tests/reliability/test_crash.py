@@ -1,5 +1,10 @@
 """Crashes (bench/crash.py at test scale): a server killed at random moments under a write load
-keeps every acknowledged round and never keeps half a write."""
+keeps every acknowledged round and never keeps half a write.
+
+One class per database: ``--dist loadscope`` keeps a module's functions on one worker but gives
+each class its own, so the two runs (each a minute or more of restarts) go side by side instead
+of one after the other at the end of the suite.
+"""
 
 from __future__ import annotations
 
@@ -11,15 +16,27 @@ from bench.harness import DEFAULT_POSTGRES_URL
 pytestmark = pytest.mark.slow
 
 
-async def test_twenty_sigkills_under_load_lose_nothing_acknowledged_and_half_write_nothing(
-    server_database: tuple[str, str],
-) -> None:
-    kind, postgres_url = server_database
-    outcome = await crash.run(kind, kills=20, clients=4,
-                              postgres_url=postgres_url or DEFAULT_POSTGRES_URL)
-    assert outcome.rounds > 0
-    assert outcome.resent > 0  # the kills really cut requests off
-    assert outcome.problems == ()
-    assert (outcome.lost, outcome.doubled, outcome.server_errors) == (0, 0, 0)
-    if kind == "sqlite":
-        assert outcome.integrity == ("ok",)
+class Crashes:
+    async def test_twenty_sigkills_under_load_lose_nothing_acknowledged_and_half_write_nothing(
+        self, server_database: tuple[str, str],
+    ) -> None:
+        kind, postgres_url = server_database
+        outcome = await crash.run(kind, kills=20, clients=4,
+                                  postgres_url=postgres_url or DEFAULT_POSTGRES_URL)
+        assert outcome.rounds > 0
+        assert outcome.resent > 0  # the kills really cut requests off
+        assert outcome.problems == ()
+        assert (outcome.lost, outcome.doubled, outcome.server_errors) == (0, 0, 0)
+        if kind == "sqlite":
+            assert outcome.integrity == ("ok",)
+
+
+@pytest.mark.parametrize("server_database", ["sqlite"], indirect=True)
+class TestOnSQLite(Crashes):
+    pass
+
+
+@pytest.mark.parametrize(
+    "server_database", [pytest.param("postgresql", marks=pytest.mark.postgres)], indirect=True)
+class TestOnPostgreSQL(Crashes):
+    pass
