@@ -164,3 +164,8 @@ def test_standings_fit_a_phone_with_tiebreaks_on_demand_and_count_only_complete_
         server.post(f"{T}/{tournament['id']}/rounds/1/tables/{table['table']}/confirm", {},
                     tournament["token"])
     expect(caption).to_have_text("Standings after round 1")
+
+    # A player's own view fits the phone as well.
+    page.locator(".tournament-standings tbody tr").first.locator("th a").click()
+    expect(page.locator("#my-standing")).to_contain_text("Rank 1")
+    readable_at_any_text_size(page)
