@@ -252,7 +252,7 @@ def seating(args: argparse.Namespace) -> int:
     try:
         plan = plan_for_cli(args.players, args.table_size, args.rounds, args.mode, args.seed)
     except InvalidInput as invalid:
-        print(f"cannot seat: {invalid}", file=sys.stderr)
+        print(f"tafelrunde: cannot seat: {invalid}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(plan))
@@ -275,7 +275,7 @@ def backup_or_restore(command_name: str, database_url: str, file: Path) -> int:
             return 0
         saved = backup.restore(database_url, file)
     except backup.BackupError as error:
-        print(f"cannot {command_name}: {error}", file=sys.stderr)
+        print(f"tafelrunde: cannot {command_name}: {error}", file=sys.stderr)
         return error.exit_code
     if saved is not None:
         print(f"the database before the restore is saved as {saved}")
@@ -311,7 +311,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         problem = check(settings.database_url)
         if problem is not None:
-            print(f"models and migrations differ: {problem}", file=sys.stderr)
+            print(f"tafelrunde: models and migrations differ: {problem}", file=sys.stderr)
             return 1
         print("models and migrations agree")
     return 0
