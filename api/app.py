@@ -30,6 +30,7 @@ from api.i18n.http import WORDS_DEPENDENCY, name_the_language
 from api.live import create_broker
 from api.matches.controllers import MatchController
 from api.matches.folds import RecentFolds
+from api.offload import Offload
 from api.problems import (
     BadRequest,
     Problem,
@@ -41,6 +42,7 @@ from api.problems import (
 from api.ratelimit import FailedTokenLimit, trusted_proxy_headers
 from api.settings import Settings
 from api.tournaments.controllers import TournamentController
+from api.tournaments.reads import Answers
 
 SECURITY_HEADERS = [
     (b"content-security-policy",
@@ -95,6 +97,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     database = Database(create_engine(settings.database_url, synchronous=settings.synchronous),
                         synchronous=settings.synchronous)
     broker = create_broker(settings)
+    offload = Offload(settings.database_url, settings.synchronous)
 
     @asynccontextmanager
     async def lifespan(_app: Litestar) -> AsyncIterator[None]:
@@ -103,6 +106,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             yield
         finally:
             await broker.stop()
+            await offload.close()
             await database.close()
 
     route_handlers: list[Any] = [
@@ -113,7 +117,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         route_handlers=route_handlers,
         dependencies={"session": Provide(provide_session), "words": WORDS_DEPENDENCY},
         state=State({"database": database, "folds": RecentFolds(), "broker": broker,
-                     "settings": settings}),
+                     "settings": settings, "offload": offload, "answers": Answers(offload)}),
         lifespan=[lifespan],
         exception_handlers={HTTPException: http_exception_handler,
                             RecursionError: too_deep_handler,

@@ -8,8 +8,7 @@ from litestar.enums import MediaType
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
 
-from api.i18n.http import RequestWords
-from api.matches.service import now
+from api.i18n.http import choice_of
 from api.problems import (
     BadRequest,
     Conflict,
@@ -24,16 +23,16 @@ from api.requests import (
     EVENTS_DESCRIPTION,
     SECURITY,
     Session,
-    attachment,
     authorization,
     broker,
     change_events,
 )
-from api.spreadsheet import DecimalMark, Layout, Separator, csv_response
+from api.spreadsheet import DecimalMark, Layout, Separator
 from api.tournaments import backup, export, service
 from api.tournaments import schemas as s
 from api.tournaments.access import Sender, TablePhone, events_channel
 from api.tournaments.models import DEVICE_ID_LENGTH, DEVICE_ID_PATTERN, TOURNAMENT_ID_LENGTH
+from api.tournaments.reads import Answers
 
 MAX_BACKUP_BYTES = 16 * 1024 * 1024
 
@@ -53,6 +52,14 @@ DeviceId = Annotated[str | None, HeaderParameter(
 READ = [BadRequest, Unauthorized, Forbidden, NotFound]
 WRITE = [*READ, ContentTooLarge, Conflict, Unprocessable]
 ORGANISER: list[dict[str, list[str]]] = [{"bearer": []}]
+
+
+def answers(request: Request[Any, Any, Any]) -> Answers:
+    """Where the app reads whole tournaments (:mod:`api.tournaments.reads`)."""
+    kept: Answers = request.app.state.answers
+    return kept
+
+
 class TournamentController(Controller):
     path = "/api/v1/tournaments"
     tags = ("tournaments",)
@@ -90,8 +97,8 @@ class TournamentController(Controller):
     async def read(self, request: Request[Any, Any, Any], session: Session,
                    tournament_id: TournamentId) -> Response[s.Tournament]:
         """Settings, players and every round's tables with their state (no tokens)."""
-        tournament = await service.read_tournament(session, tournament_id, authorization(request))
-        return Response(tournament, headers={"ETag": f'"{tournament.version}"'})
+        return await answers(request).read(session, "tournament", tournament_id,
+                                           authorization(request))
 
     @post("/{tournament_id:str}/players", operation_id="addPlayer", status_code=201,
           raises=WRITE, responses=documented(*WRITE), security=ORGANISER)
@@ -116,10 +123,10 @@ class TournamentController(Controller):
          raises=READ, responses=documented(*READ), security=SECURITY)
     async def player(self, request: Request[Any, Any, Any],
                      session: Session, tournament_id: TournamentId,
-                     player_id: PlayerId) -> s.PlayerView:
+                     player_id: PlayerId) -> Response[s.PlayerView]:
         """A player's view: every table played, the current table and seat, the standing."""
-        return await service.read_player(session, tournament_id, player_id,
-                                         authorization(request))
+        return await answers(request).read(session, "player", tournament_id,
+                                           authorization(request), player_id)
 
     @post("/{tournament_id:str}/rounds", operation_id="startRound", status_code=201,
           raises=WRITE, responses=documented(*WRITE), security=ORGANISER)
@@ -169,31 +176,22 @@ class TournamentController(Controller):
          responses=documented(*READ), security=SECURITY)
     async def standings(self, request: Request[Any, Any, Any],
                         session: Session,
-                        tournament_id: TournamentId) -> s.Standings:
+                        tournament_id: TournamentId) -> Response[s.Standings]:
         """Tournament points and the tiebreak chain, from confirmed tables."""
-        return await service.read_standings(session, tournament_id, authorization(request))
+        return await answers(request).read(session, "standings", tournament_id,
+                                           authorization(request))
 
     @get("/{tournament_id:str}/export", operation_id="exportTournament", raises=READ,
          responses=documented(*READ), security=SECURITY)
     async def export(
-        self, request: Request[Any, Any, Any], session: Session, words: RequestWords,
-        tournament_id: TournamentId,
+        self, request: Request[Any, Any, Any], session: Session, tournament_id: TournamentId,
         format_: Annotated[Literal["csv", "json", "html"], QueryParameter(name="format")] = "csv",
         sep: Separator = ",", decimal: DecimalMark = ".",
     ) -> Response[s.StandingsExport]:
         """The standings as CSV, JSON or a printable A4 page."""
-        reader = authorization(request)
-        tournament = await service.read_tournament(session, tournament_id, reader)
-        standings = await service.read_standings(session, tournament_id, reader)
-        if format_ == "html":
-            return Response(export.standings_html(tournament, standings, words),  # type: ignore[arg-type]
-                            media_type=MediaType.HTML)
-        filename = f"tournament-{tournament.id}.{format_}"
-        if format_ == "json":
-            return Response(s.StandingsExport(tournament, standings, now()),
-                            headers=attachment(filename))
-        return csv_response(export.standings_csv(  # type: ignore[return-value]
-            standings, Layout(sep, decimal), export.standings_words(words)), filename)
+        return await answers(request).read(session, "export", tournament_id,
+                                           authorization(request), format_,
+                                           Layout(sep, decimal), choice_of(request.scope))
 
     @get("/{tournament_id:str}/backup", operation_id="backupTournament", raises=READ,
          responses=documented(*READ), security=ORGANISER)
@@ -201,9 +199,8 @@ class TournamentController(Controller):
                      session: Session,
                      tournament_id: TournamentId) -> Response[s.Backup]:
         """Everything about the tournament as JSON, to import elsewhere (organiser)."""
-        saved = await backup.backup(session, tournament_id, authorization(request))
-        filename = f"tournament-{tournament_id}-backup.json"
-        return Response(saved, headers=attachment(filename))
+        return await answers(request).read(session, "backup", tournament_id,
+                                           authorization(request))
 
     @get("/{tournament_id:str}/events", operation_id="tournamentEvents", raises=READ,
          responses=documented(*READ), security=SECURITY,

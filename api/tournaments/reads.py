@@ -1,0 +1,157 @@
+"""The reads of a whole tournament (itself, its standings, a player's view, its exports, its
+backup) answered as encoded bytes: computed on the event loop for a small tournament, in the
+helper process (:mod:`api.offload`) for a big one, and kept per tournament version.
+
+A tournament of 10,000 players has 15,000 tables after six rounds; reading them, folding the
+standings and writing the JSON took seconds on the loop, during which nothing else was
+answered. A big one (more than :data:`BIG_ROWS` players and tables together) is read by the
+helper with its own connection, which answers the encoded bytes.
+
+Decisions: every answer anyone may read (not the organiser's backup) is kept by tournament,
+version, the reader's kind of token and the read's options, in a cache of at most
+:data:`CACHE_BYTES`: any change to a tournament (a round recorded at one of its tables
+included) makes a new version, so a kept answer is never stale, and a projector or a hundred
+phones reading the standings after a round cost one computation. Who may read is checked on
+the loop before anything else (one row), so a refused reader costs nothing; the JSON export's
+``exported_at`` is the time its version was first exported.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import msgspec
+from litestar import Response
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlmodel import col
+
+from api.db.database import Database
+from api.i18n.negotiation import Choice
+from api.i18n.words import words_for
+from api.matches.service import now
+from api.offload import Offload
+from api.requests import attachment
+from api.spreadsheet import CSV_MEDIA_TYPE, Layout
+from api.tournaments import backup, export, service
+from api.tournaments import schemas as s
+from api.tournaments.access import require_organiser
+from api.tournaments.models import TournamentPlayerRow, TournamentTableRow
+
+BIG_ROWS = 400
+"""Players and tables together above which a tournament is read in the helper process: about
+50 ms of work on the loop of a small machine."""
+CACHE_BYTES = 64 * 1024 * 1024
+JSON_MEDIA_TYPE = "application/json"
+HTML_MEDIA_TYPE = "text/html"
+
+Read = Literal["tournament", "standings", "player", "export", "backup"]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    body: bytes
+    media_type: str
+    headers: tuple[tuple[str, str], ...] = ()
+
+    def response(self) -> Response[Any]:
+        return Response(self.body, media_type=self.media_type, headers=dict(self.headers))
+
+
+def _json(value: Any, *headers: tuple[str, str]) -> Answer:
+    return Answer(msgspec.json.encode(value), JSON_MEDIA_TYPE, headers)
+
+
+async def _tournament(session: AsyncSession, tournament_id: str,
+                      authorization: str | None) -> Answer:
+    tournament = await service.read_tournament(session, tournament_id, authorization)
+    return _json(tournament, ("ETag", f'"{tournament.version}"'))
+
+
+async def _standings(session: AsyncSession, tournament_id: str,
+                     authorization: str | None) -> Answer:
+    return _json(await service.read_standings(session, tournament_id, authorization))
+
+
+async def _player(session: AsyncSession, tournament_id: str, authorization: str | None,
+                  player_id: int) -> Answer:
+    return _json(await service.read_player(session, tournament_id, player_id, authorization))
+
+
+async def _export(session: AsyncSession, tournament_id: str, authorization: str | None,
+                  format_: str, layout: Layout, choice: Choice) -> Answer:
+    words = words_for(choice)
+    tournament = await service.read_tournament(session, tournament_id, authorization)
+    standings = await service.read_standings(session, tournament_id, authorization)
+    if format_ == "html":
+        return Answer(export.standings_html(tournament, standings, words).encode(),
+                      HTML_MEDIA_TYPE)
+    saved_as = tuple(attachment(f"tournament-{tournament.id}.{format_}").items())
+    if format_ == "json":
+        return _json(s.StandingsExport(tournament, standings, now()), *saved_as)
+    return Answer(export.standings_csv(standings, layout, export.standings_words(words)),
+                  CSV_MEDIA_TYPE, saved_as)
+
+
+async def _backup(session: AsyncSession, tournament_id: str, authorization: str | None) -> Answer:
+    saved = await backup.backup(session, tournament_id, authorization)
+    return _json(saved, *attachment(f"tournament-{tournament_id}-backup.json").items())
+
+
+READS: dict[str, Any] = {"tournament": _tournament, "standings": _standings, "player": _player,
+                         "export": _export, "backup": _backup}
+
+
+async def answer_in_helper(database: Database, read: Read, tournament_id: str,
+                           authorization: str | None, *options: Any) -> Answer:
+    """The helper's job (:meth:`api.offload.Offload.run`)."""
+    async with database.sessions() as session:
+        answer: Answer = await READS[read](session, tournament_id, authorization, *options)
+        return answer
+
+
+async def is_big(session: AsyncSession, tournament_id: str) -> bool:
+    players = select(func.count()).where(col(TournamentPlayerRow.tournament_id) == tournament_id)
+    tables = select(func.count()).where(col(TournamentTableRow.tournament_id) == tournament_id)
+    rows = (await session.execute(select(players.scalar_subquery() + tables.scalar_subquery())
+                                  )).scalar_one()
+    return int(rows) > BIG_ROWS
+
+
+class Answers:
+    """Where the reads are computed, and the answers kept (one per app)."""
+
+    def __init__(self, offload: Offload) -> None:
+        self._offload = offload
+        self._kept: OrderedDict[tuple[Any, ...], Answer] = OrderedDict()
+        self._bytes = 0
+
+    async def read(self, session: AsyncSession, read: Read, tournament_id: str,
+                   authorization: str | None, *options: Any) -> Response[Any]:
+        row, reader = await service.readable(session, tournament_id, authorization)
+        if read == "backup":
+            require_organiser(authorization, row)
+        key = (tournament_id, row.version, reader, read, *options)
+        kept = self._kept.get(key)
+        if kept is not None:
+            self._kept.move_to_end(key)
+            return kept.response()
+        if await is_big(session, tournament_id):
+            answer = await self._offload.run(answer_in_helper, read, tournament_id,
+                                             authorization, *options)
+        else:
+            answer = await READS[read](session, tournament_id, authorization, *options)
+        if read != "backup":
+            self._keep(key, answer)
+        return answer.response()
+
+    def _keep(self, key: tuple[Any, ...], answer: Answer) -> None:
+        if key in self._kept or len(answer.body) > CACHE_BYTES // 4:
+            return
+        self._kept[key] = answer
+        self._bytes += len(answer.body)
+        while self._bytes > CACHE_BYTES:
+            _key, dropped = self._kept.popitem(last=False)
+            self._bytes -= len(dropped.body)
