@@ -114,16 +114,21 @@ class StrictRequest(Request[Any, Any, Any]):
         if data is None:
             return await super().json()
         if self._decoded is Empty:
-            media_type, _parameters = self.content_type
-            if not is_json(media_type):
-                raise UnsupportedMediaType(
-                    _("Send the body as {expected}, not {media_type}.", expected=JSON_MEDIA_TYPE,
-                      media_type=media_type) if media_type else
-                    _("Send the body as {expected}; it came without a type.",
-                      expected=JSON_MEDIA_TYPE),
-                    errors=[Fault("", "unsupported_media_type", _(
-                        "The body must be {expected}.", expected=JSON_MEDIA_TYPE,
-                        source="header", media_type=media_type))],
-                    headers={"Accept": JSON_MEDIA_TYPE})
-            self._decoded = decode_body(await self.body() or b"null", data.annotation)
+            self._decoded = decode_body(await json_body(self), data.annotation)
         return self._decoded
+
+
+async def json_body(request: Request[Any, Any, Any]) -> bytes:
+    """The body of a request that must send JSON, undecoded (415 for other media types)."""
+    media_type, _parameters = request.content_type
+    if not is_json(media_type):
+        raise UnsupportedMediaType(
+            _("Send the body as {expected}, not {media_type}.", expected=JSON_MEDIA_TYPE,
+              media_type=media_type) if media_type else
+            _("Send the body as {expected}; it came without a type.",
+              expected=JSON_MEDIA_TYPE),
+            errors=[Fault("", "unsupported_media_type", _(
+                "The body must be {expected}.", expected=JSON_MEDIA_TYPE,
+                source="header", media_type=media_type))],
+            headers={"Accept": JSON_MEDIA_TYPE})
+    return await request.body() or b"null"

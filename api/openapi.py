@@ -29,6 +29,7 @@ from litestar.openapi.spec import (
     Operation,
     Parameter,
     Reference,
+    RequestBody,
     Schema,
 )
 
@@ -100,6 +101,19 @@ def _close_request_bodies(app: Litestar) -> None:
             component.properties else None
         if isinstance(game, Schema):
             game.enum = list(registry.all_games())
+
+
+UNDECODED_BODIES = {"importTournament": tournament_schemas.Backup}
+"""Operations that read their body themselves, elsewhere than on the event loop
+(:mod:`api.offload`): their signature names no body, the document does."""
+
+
+def _document_undecoded_bodies(app: Litestar) -> None:
+    for operation in operations(app):
+        struct = UNDECODED_BODIES.get(operation.operation_id or "")
+        if struct is not None:
+            operation.request_body = RequestBody(required=True, content={
+                "application/json": OpenAPIMediaType(schema=component_ref(struct.__name__))})
 
 
 TEXT = Schema(type=OpenAPIType.STRING)
@@ -199,6 +213,7 @@ def complete(app: Litestar) -> None:
     components = app.openapi_schema.components
     components.schemas = {**(components.schemas or {}), **game_components()}
     _close_request_bodies(app)
+    _document_undecoded_bodies(app)
     _document_unsupported_media_types(app)
     _errors_as_problems(app)
     _type_headers(app)

@@ -254,31 +254,43 @@ def _round_written(columns: dict[str, Any], played: dict[str, JSON]) -> s.RoundW
     )
 
 
+def made_match(match_id: str, game: AnyGame, folded: FoldedMatch, private: bool,
+               tokens: auth.TokenPair, at: datetime,
+               token_kind: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The rows of a match made whole at once (a tournament's table, an imported backup's
+    match): its own, then its rounds' and its creation's audit (to insert in this order)."""
+    record = MatchRecord(
+        id=match_id, game=game.id, players=list(folded.setup.players),
+        options=game.options_json(folded.setup.options), private=private,
+        write_token_hash=auth.token_hash(tokens.write),
+        view_token_hash=auth.token_hash(tokens.view), version=1 + len(folded.rounds),
+        created_at=at,
+    )
+    columns, rounds = new_match_row(record, folded, at)
+    return columns, [
+        *({"match_id": match_id, "number": number, "entry": played["entry"],
+           "result": played["result"], "totals": played["totals"]}
+          for number, played in enumerate(rounds, start=1)),
+        {"match_id": match_id, "at": at, "action": "create", "token_kind": token_kind},
+    ]
+
+
 async def add_match(session: AsyncSession, match_id: str, game: AnyGame, names: Sequence[str],
                     options: Any, private: bool, tokens: auth.TokenPair,
                     entries: Sequence[Any], at: datetime,
                     token_kind: str) -> tuple[MatchRow, FoldedMatch]:
-    """A match made whole at once (a tournament's table, an imported backup's match) in the
-    session's transaction: its row, its rounds folded from ``entries``, its creation audited.
+    """A match made whole at once (:func:`made_match`) in the session's transaction.
 
     Raises the scoring package's ``InvalidOptions``, ``InvalidEntry`` or ``MatchFinished``.
     """
-    setup = set_up(game, list[JSON](names), options)
-    folded = fold_match(game, setup, entries)
-    record = MatchRecord(
-        id=match_id, game=game.id, players=list(setup.players),
-        options=game.options_json(setup.options), private=private,
-        write_token_hash=auth.token_hash(tokens.write),
-        view_token_hash=auth.token_hash(tokens.view), version=1 + len(entries), created_at=at,
-    )
-    columns, rounds = new_match_row(record, folded, at)
+    folded = fold_match(game, set_up(game, list[JSON](names), options), entries)
+    columns, rows = made_match(match_id, game, folded, private, tokens, at, token_kind)
     match = MatchRow(**columns)
     session.add(match)
     await session.flush()  # the unit of work does not order rows of unrelated models
-    session.add(AuditRow(match_id=match_id, at=at, action="create", token_kind=token_kind))
-    session.add_all(RoundRow(match_id=match_id, number=number, entry=played["entry"],
-                             result=played["result"], totals=played["totals"])
-                    for number, played in enumerate(rounds, start=1))
+    *rounds, audit = rows
+    session.add(AuditRow(**audit))
+    session.add_all(RoundRow(**played) for played in rounds)
     return match, folded
 
 

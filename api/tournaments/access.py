@@ -107,6 +107,12 @@ def match_view_token(organiser_token: str, match_id: str) -> str:
     return base64.urlsafe_b64encode(digest.digest()[: auth.TOKEN_BYTES]).decode()
 
 
+def table_tokens(organiser_token: str, match_id: str) -> auth.TokenPair:
+    """A table match's tokens, derived from the organiser's: no table token is stored."""
+    return auth.TokenPair(table_token(organiser_token, match_id),
+                          match_view_token(organiser_token, match_id))
+
+
 def events_channel(tournament_id: str) -> str:
     """The broker channel of a tournament; match ids never contain a colon."""
     return f"tournament:{tournament_id}"

@@ -13,21 +13,37 @@ to the original's. Everything is checked before anything is stored, with paths i
 
 from __future__ import annotations
 
+import asyncio
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
-from sqlalchemy import select
+from sqlalchemy import BindParameter, Table, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlmodel import col
+from sqlmodel import SQLModel, col
 
 from api import auth
+from api.bodies import decode_body
+from api.db.database import Database
 from api.db.models import MatchRow, RoundRow
+from api.db.statements import EngineStatements, Statements
 from api.i18n import _, _n
-from api.matches.service import now
+from api.matches.service import (
+    AUDIT,
+    INSERT_AUDIT,
+    INSERT_MATCH,
+    INSERT_ROUND,
+    MATCH_ID_BYTES,
+    MATCHES,
+    made_match,
+    now,
+)
+from api.matches.service import ROUNDS as MATCH_ROUNDS
 from api.problems import Fault, Unprocessable
 from api.tournaments import schemas as s
-from api.tournaments.access import require_organiser
+from api.tournaments.access import ORGANISER, require_organiser, table_tokens
 from api.tournaments.models import (
     TournamentPlayerRow,
     TournamentRoundRow,
@@ -41,7 +57,6 @@ from api.tournaments.service import (
     club_name,
     fold_problem,
     load_tournament,
-    new_match,
     player_name,
     players_of,
     rounds_of,
@@ -49,7 +64,8 @@ from api.tournaments.service import (
     tournament_view,
 )
 from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
-from scoring.match import FoldedMatch
+from scoring.match import FoldedMatch, fold_match, set_up
+from scoring.reading import JSON
 
 
 async def backup(session: AsyncSession, tournament_id: str,
@@ -153,12 +169,6 @@ def _check_shape(body: s.Backup) -> list[Fault]:
     return problems
 
 
-async def import_backup(session: AsyncSession, body: s.Backup) -> s.CreatedTournament:
-    restored = await restore(session, body)
-    await session.commit()
-    return restored.created
-
-
 @dataclass(frozen=True, slots=True)
 class Restored:
     """A tournament rebuilt from a backup (not committed yet), and its tables' folds."""
@@ -168,20 +178,21 @@ class Restored:
     """By (round, table)."""
 
 
-async def restore(session: AsyncSession, body: s.Backup, prefix: str = "") -> Restored:
-    """Rebuild the tournament of ``body`` in the session's transaction; 422 with paths under
-    ``prefix`` (``tournaments[0].backup.``, for a club's backup) when it cannot be."""
-    try:
-        return await _restore(session, body)
-    except Unprocessable as refused:
-        if not prefix:
-            raise
-        raise Unprocessable(refused.text, errors=[
-            Fault(f"{prefix}{fault.path}", fault.code, fault.text) for fault in refused.errors
-        ]) from None
+@dataclass(frozen=True, slots=True)
+class _Rebuilt:
+    """A tournament rebuilt from a backup in memory: every row to store, nothing stored yet."""
+
+    restored: Restored
+    row: TournamentRow
+    players: list[TournamentPlayerRow]
+    rounds: list[TournamentRoundRow]
+    tables: list[TournamentTableRow]
+    matches: list[tuple[dict[str, Any], list[dict[str, Any]]]]
+    """Per table, in the order of ``tables``: the match's row, then its rounds and audit."""
 
 
-async def _restore(session: AsyncSession, body: s.Backup) -> Restored:
+def _rebuild(body: s.Backup) -> _Rebuilt:
+    """Everything checked and folded; 422 with paths into the backup when it cannot be."""
     settings = body.tournament
     game = check_settings(settings, "tournament.")
     problems = _check_shape(body)
@@ -203,37 +214,34 @@ async def _restore(session: AsyncSession, body: s.Backup) -> Restored:
         status="finished" if finished else "running" if body.rounds else "registering",
         current_round=len(body.rounds), version=1, created_at=at, updated_at=at,
     )
-    session.add(row)
-    await session.flush()
     players = [TournamentPlayerRow(tournament_id=tournament_id, id=p.id, name=name, club=club,
                                    active=p.active)
                for p, (name, club) in zip(body.players, roster, strict=True)]
-    session.add_all(players)
-    await session.flush()
-    rounds: list[TournamentRoundRow] = []
+    rounds = [TournamentRoundRow(tournament_id=tournament_id, number=played.number,
+                                 report=msgspec.to_builtins(played.report), started_at=at)
+              for played in body.rounds]
     tables: list[TournamentTableRow] = []
+    matches: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
     folds: dict[tuple[int, int], tuple[TournamentTableRow, FoldedMatch]] = {}
     for i, played in enumerate(body.rounds):
-        rounds.append(TournamentRoundRow(tournament_id=tournament_id, number=played.number,
-                                         report=msgspec.to_builtins(played.report), started_at=at))
-        session.add(rounds[-1])
-        await session.flush()
         for j, table in enumerate(played.tables):
             path = f"rounds[{i}].tables[{j}].match"
             try:
-                match, folded = await new_match(
-                    session, game, table.match.players, table.match.options, settings.private,
-                    tokens.write, table.match.entries, at)
+                folded = fold_match(game, set_up(game, list[JSON](table.match.players),
+                                                 table.match.options), table.match.entries)
             except (InvalidEntry, InvalidOptions, MatchFinished) as error:
                 problems += fold_problem(error, path)
                 continue
             if table.confirmed and not folded.finished:
                 problems.append(Fault(f"rounds[{i}].tables[{j}].confirmed", "not_finished",
                                       _("Only a finished match can be confirmed.")))
+            match_id = secrets.token_urlsafe(MATCH_ID_BYTES)
+            matches.append(made_match(match_id, game, folded, settings.private,
+                                      table_tokens(tokens.write, match_id), at, ORGANISER))
             places, shares = table_result(game, folded)
             tables.append(TournamentTableRow(
                 tournament_id=tournament_id, round=played.number, table=table.table,
-                match_id=match.id, players=list(table.players), rounds_played=len(folded.rounds),
+                match_id=match_id, players=list(table.players), rounds_played=len(folded.rounds),
                 finished=folded.finished, places=places, shares=shares,
                 confirmed=table.confirmed, confirmed_by=table.confirmed_by if table.confirmed
                 else None, entered_by_device=table.entered_by_device,
@@ -242,8 +250,155 @@ async def _restore(session: AsyncSession, body: s.Backup) -> Restored:
     if problems:
         raise Unprocessable(_("Some matches of the backup cannot have been played like this."),
                             errors=problems)
-    session.add_all(tables)
-    await session.flush()
     view = tournament_view(row, players, rounds, tables)
-    return Restored(s.CreatedTournament(**msgspec.structs.asdict(view), token=tokens.write,
-                                        view_token=tokens.view), folds)
+    created = s.CreatedTournament(**msgspec.structs.asdict(view), token=tokens.write,
+                                  view_token=tokens.view)
+    return _Rebuilt(Restored(created, folds), row, players, rounds, tables, matches)
+
+
+async def restore(session: AsyncSession, body: s.Backup, prefix: str = "") -> Restored:
+    """Rebuild the tournament of ``body`` in the session's transaction (a club's backup); 422
+    with paths under ``prefix`` (``tournaments[0].backup.``) when it cannot be."""
+    try:
+        rebuilt = _rebuild(body)
+    except Unprocessable as refused:
+        raise Unprocessable(refused.text, errors=[
+            Fault(f"{prefix}{fault.path}", fault.code, fault.text) for fault in refused.errors
+        ]) from None
+    statements = EngineStatements(session)
+    await statements.run(INSERT_TOURNAMENT, _columns(rebuilt.row))
+    await statements.run(INSERT_PLAYERS, [_columns(p) for p in rebuilt.players])
+    await statements.run(INSERT_ROUNDS, [_columns(r) for r in rebuilt.rounds])
+    await _insert_tables(statements, rebuilt.tables, rebuilt.matches)
+    return rebuilt.restored
+
+
+# --- importing in short writes ------------------------------------------------------------------
+
+BIG_BACKUP_BYTES = 64 * 1024
+"""A backup larger than this is imported in the helper process (:mod:`api.offload`): decoding
+and checking 64 KiB is about 20 ms of work on a small machine, a 16 MiB one several seconds."""
+TABLES_PER_WRITE = 250
+"""Tables (each with its match, rounds and audit row) stored per write transaction: a few tens
+of milliseconds of SQLite's write lock on a small machine."""
+PLAYERS_PER_WRITE = 2_000
+SQLITE_TURN = 0.12
+"""The pause between two writes of an import on SQLite, longer than the longest sleep of SQLite's
+busy handler (100 ms): a writer of another process waiting for the lock gets it in between."""
+HIDDEN = "~"
+"""Starts the id an import is stored under until it is complete: no request can name it (ids
+are letters, digits, ``-`` and ``_``)."""
+
+
+TOURNAMENTS: Table = SQLModel.metadata.tables[TournamentRow.__tablename__]
+PLAYERS: Table = SQLModel.metadata.tables[TournamentPlayerRow.__tablename__]
+ROUNDS: Table = SQLModel.metadata.tables[TournamentRoundRow.__tablename__]
+TABLES: Table = SQLModel.metadata.tables[TournamentTableRow.__tablename__]
+INSERT_TOURNAMENT, INSERT_PLAYERS, INSERT_ROUNDS, INSERT_TABLES = (
+    TOURNAMENTS.insert(), PLAYERS.insert(), ROUNDS.insert(), TABLES.insert())
+# Parameter names no column has: an UPDATE would set a column its parameter names.
+_HIDDEN: BindParameter[str] = bindparam("hidden_id")
+_ID: BindParameter[str] = bindparam("revealed_id")
+_REVEAL = (
+    TOURNAMENTS.insert().from_select(
+        [c.name for c in TOURNAMENTS.c],
+        select(*(_ID.label("id") if c.name == "id" else c for c in TOURNAMENTS.c))
+        .where(TOURNAMENTS.c.id == _HIDDEN)),
+    ROUNDS.insert().from_select(
+        [c.name for c in ROUNDS.c],
+        select(*(_ID.label("tournament_id") if c.name == "tournament_id" else c
+                 for c in ROUNDS.c)).where(ROUNDS.c.tournament_id == _HIDDEN)),
+    TABLES.update().where(TABLES.c.tournament_id == _HIDDEN).values(tournament_id=_ID),
+    PLAYERS.update().where(PLAYERS.c.tournament_id == _HIDDEN).values(tournament_id=_ID),
+    ROUNDS.delete().where(ROUNDS.c.tournament_id == _HIDDEN),
+    TOURNAMENTS.delete().where(TOURNAMENTS.c.id == _HIDDEN),
+)
+_FORGET = (
+    TABLES.delete().where(TABLES.c.tournament_id == _HIDDEN),
+    PLAYERS.delete().where(PLAYERS.c.tournament_id == _HIDDEN),
+    ROUNDS.delete().where(ROUNDS.c.tournament_id == _HIDDEN),
+    TOURNAMENTS.delete().where(TOURNAMENTS.c.id == _HIDDEN),
+)
+
+
+def _columns(row: SQLModel) -> dict[str, Any]:
+    return row.model_dump()
+
+
+async def _insert_tables(statements: Statements, tables: Sequence[TournamentTableRow],
+                         matches: Sequence[tuple[dict[str, Any], list[dict[str, Any]]]],
+                         tournament_id: str | None = None) -> None:
+    """The tables with their matches (under ``tournament_id`` if given)."""
+    if not tables:
+        return
+    await statements.run(INSERT_MATCH, [match for match, _rows in matches])
+    rows = [row for _match, made in matches for row in made]
+    await statements.run(INSERT_ROUND, [r for r in rows if "number" in r])
+    await statements.run(INSERT_AUDIT, [r for r in rows if "action" in r])
+    await statements.run(INSERT_TABLES, [
+        {**_columns(t), **({"tournament_id": tournament_id} if tournament_id else {})}
+        for t in tables])
+
+
+async def import_tournament(database: Database, body: bytes) -> tuple[str, bytes]:
+    """``POST /tournaments/import``: the backup in ``body`` stored as a new tournament; its id
+    and the answer (a :class:`api.tournaments.schemas.CreatedTournament`) as JSON.
+
+    A big backup is stored in short write transactions (:data:`TABLES_PER_WRITE`), so that
+    rounds of other tables are recorded in between, under a hidden id (:data:`HIDDEN`) until the
+    last one, which gives the tournament its id: nobody sees it half imported. When a write
+    fails, what was written is removed again. The caller runs this in the helper process for a
+    big body (:mod:`api.offload`): decoding, checking and folding it are seconds of work.
+    """
+    rebuilt = _rebuild(decode_body(body, s.Backup))
+    turn = SQLITE_TURN if database.engine.dialect.name == "sqlite" else 0.0
+    tournament_id = rebuilt.row.id
+    hidden = HIDDEN + tournament_id
+    written: list[str] = []
+    try:
+        first = {**_columns(rebuilt.row), "id": hidden}
+        players = [{**_columns(p), "tournament_id": hidden} for p in rebuilt.players]
+        async with database.write() as statements:
+            await statements.run(INSERT_TOURNAMENT, first)
+            await statements.run(INSERT_ROUNDS, [{**_columns(r), "tournament_id": hidden}
+                                                   for r in rebuilt.rounds])
+        for start in range(0, len(players), PLAYERS_PER_WRITE):
+            await asyncio.sleep(turn)
+            async with database.write() as statements:
+                await statements.run(INSERT_PLAYERS, players[start:start + PLAYERS_PER_WRITE])
+        for start in range(0, len(rebuilt.tables), TABLES_PER_WRITE):
+            await asyncio.sleep(turn)
+            part = slice(start, start + TABLES_PER_WRITE)
+            async with database.write() as statements:
+                await _insert_tables(statements, rebuilt.tables[part], rebuilt.matches[part],
+                                     hidden)
+            written += [t.match_id for t in rebuilt.tables[part]]
+        await asyncio.sleep(turn)
+        async with database.write() as statements:
+            await _reveal(statements, hidden, tournament_id)
+    except BaseException:
+        await _forget(database, hidden, written, turn)
+        raise
+    return tournament_id, msgspec.json.encode(rebuilt.restored.created)
+
+
+async def _reveal(statements: Statements, hidden: str, tournament_id: str) -> None:
+    """Give the hidden tournament its id: one transaction, statements the database runs."""
+    named = {"hidden_id": hidden, "revealed_id": tournament_id}
+    for statement in _REVEAL:
+        await statements.run(statement, named)
+
+
+async def _forget(database: Database, hidden: str, match_ids: list[str], turn: float) -> None:
+    """Remove what an import that failed had written: its tournament rows, then its matches."""
+    async with database.write() as statements:
+        for statement in _FORGET:
+            await statements.run(statement, {"hidden_id": hidden})
+    for start in range(0, len(match_ids), TABLES_PER_WRITE):
+        await asyncio.sleep(turn)
+        ids = match_ids[start:start + TABLES_PER_WRITE]
+        async with database.write() as statements:
+            # Statements made for this failure only: written once, not worth keeping compiled.
+            for table, column in ((AUDIT, AUDIT.c.match_id),
+                                  (MATCH_ROUNDS, MATCH_ROUNDS.c.match_id), (MATCHES, MATCHES.c.id)):
+                await statements.run(table.delete().where(column.in_(ids)), {})

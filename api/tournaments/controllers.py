@@ -8,6 +8,7 @@ from litestar.enums import MediaType
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
 
+from api.bodies import json_body
 from api.i18n.http import choice_of
 from api.problems import (
     BadRequest,
@@ -78,11 +79,19 @@ class TournamentController(Controller):
     @post("/import", operation_id="importTournament", status_code=201,
           raises=[BadRequest, Unprocessable], request_max_body_size=MAX_BACKUP_BYTES,
           responses=documented(BadRequest, ContentTooLarge, Unprocessable))
-    async def import_(self, session: Session,
-                      data: JSONBody[s.Backup]) -> Response[s.CreatedTournament]:
-        """Rebuild a tournament from its backup, with new ids and tokens."""
-        created = await backup.import_backup(session, data)
-        return Response(created, status_code=201, headers={"Location": f"{self.path}/{created.id}"})
+    async def import_(self, request: Request[Any, Any, Any],
+                      state: State) -> Response[s.CreatedTournament]:
+        """Rebuild a tournament from its backup, with new ids and tokens.
+
+        The body is a ``Backup`` (as ``backupTournament`` answers it); see
+        :func:`api.tournaments.backup.import_tournament` for how it is stored."""
+        body = await json_body(request)
+        if len(body) > backup.BIG_BACKUP_BYTES:
+            tournament_id, created = await state.offload.run(backup.import_tournament, body)
+        else:
+            tournament_id, created = await backup.import_tournament(state.database, body)
+        return Response(created, status_code=201, media_type=MediaType.JSON,
+                        headers={"Location": f"{self.path}/{tournament_id}"})
 
     @get("/print.css", operation_id="tournamentPrintStylesheet", raises=[BadRequest],
          responses=documented(), media_type="text/css")

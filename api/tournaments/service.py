@@ -76,13 +76,13 @@ from api.tournaments.access import (
     events_channel,
     holds,
     lock_tournament,
-    match_view_token,
     new_table_phone,
     no_tournament,
     read_kind,
     require_organiser,
     table_phone_id,
     table_token,
+    table_tokens,
 )
 from api.tournaments.models import (
     CLUB_LENGTH,
@@ -572,10 +572,8 @@ async def new_match(session: AsyncSession, game: AnyGame, names: Sequence[str], 
     Raises the scoring package's ``InvalidOptions``, ``InvalidEntry`` or ``MatchFinished``.
     """
     match_id = secrets.token_urlsafe(MATCH_ID_BYTES)
-    tokens = auth.TokenPair(table_token(organiser_token, match_id),
-                            match_view_token(organiser_token, match_id))
-    return await add_match(session, match_id, game, names, options, private, tokens, entries,
-                           at, ORGANISER)
+    return await add_match(session, match_id, game, names, options, private,
+                           table_tokens(organiser_token, match_id), entries, at, ORGANISER)
 
 
 async def start_round(session: AsyncSession, broker: Broker, tournament_id: str,
