@@ -138,7 +138,7 @@ async def measure(count: int, url: str) -> tuple[float, float, int]:
         async with sessions() as session:
             start = time.perf_counter()
             started = await service.start_round(
-                session, MemoryBroker(), created.id, f"Bearer {created.token}")
+                session, database, MemoryBroker(), created.id, f"Bearer {created.token}")
             seating = time.perf_counter() - start
         async with sessions() as session:
             await confirm_round(session, created.id, SEATED_ROUND, rng)

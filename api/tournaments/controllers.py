@@ -138,13 +138,14 @@ class TournamentController(Controller):
                                            authorization(request), player_id)
 
     @post("/{tournament_id:str}/rounds", operation_id="startRound", status_code=201,
-          raises=WRITE, responses=documented(*WRITE), security=ORGANISER)
-    async def start_round(self, request: Request[Any, Any, Any],
+          raises=WRITE, responses=documented(*WRITE), security=ORGANISER,
+          opt={"reads": True})  # the write begins once the seating is worked out
+    async def start_round(self, request: Request[Any, Any, Any], state: State,
                           session: Session,
                           tournament_id: TournamentId) -> s.StartedRound:
         """Seat every active player and create one match per table, with its table token."""
-        return await service.start_round(session, broker(request), tournament_id,
-                                         authorization(request))
+        return await service.start_round(session, state.database, broker(request),
+                                         tournament_id, authorization(request))
 
     @get("/{tournament_id:str}/rounds/{number:int}/tokens", operation_id="roundTokens",
          raises=READ, responses=documented(*READ), security=ORGANISER)

@@ -37,9 +37,10 @@ Decisions:
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -51,6 +52,8 @@ from sqlmodel import col
 from api import auth
 from api.clubs import ledger, links
 from api.clubs.members import members_for
+from api.db.database import Database
+from api.db.engine import WRITE
 from api.db.models import MatchRow
 from api.db.statements import EngineStatements
 from api.i18n import Phrase, _, _n
@@ -535,33 +538,91 @@ def report_json(report: RoundReport) -> dict[str, Any]:
     return shaped
 
 
-def _seat(row: TournamentRow, game: AnyGame, players: Sequence[TournamentPlayerRow],
-          history: list[list[list[int]]], standing: list[int],
-          number: int) -> tuple[list[list[int]], dict[str, Any]]:
-    """Round ``number``'s tables (player ids in seat order) and report; see the module's rules."""
-    roster = [Player(p.id, p.club) for p in players if p.active]
-    sizes = TableSizes.for_game(game.min_players, game.max_players, row.table_size)
-    if row.seating == "random":
-        plan = seat_random(roster, sizes, f"{row.seed}/{number}", history)
-    elif row.seating == "swiss":
-        plan = seat_swiss(roster, sizes, standing, history)
-    elif len(roster) > PLAN_AHEAD_PLAYERS:
-        plan = seat_mix(roster, sizes, history, f"{row.seed}/{number}")
-    else:
-        key = [[p.id, p.club] for p in roster]
-        ahead = row.plan
-        start = number - ahead["from_round"] if ahead else -1
-        left = ahead["rounds"][start:] if start >= 0 else []
-        if ahead and ahead["roster"] == key and left:
-            return left[0]["tables"], left[0]["report"]
-        plans = plan_mix(roster, sizes, row.rounds - number + 1, history, seed=row.seed,
-                         planned=[r["tables"] for r in left])
-        row.plan = {"from_round": number, "roster": key, "rounds": [
-            {"tables": [[int(p) for p in t] for t in p.tables], "report": report_json(p.report)}
-            for p in plans
-        ]}
-        plan = plans[0]
-    return [[int(p) for p in t] for t in plan.tables], report_json(plan.report)
+@dataclass(frozen=True, slots=True)
+class _SeatingAsked:
+    """Everything seating round ``number`` reads: plain data, worked on off the event loop."""
+
+    number: int
+    version: int
+    """The tournament's version it was read at."""
+    seating: str
+    seed: int
+    rounds: int
+    table_size: int
+    game: str
+    plan: Any
+    roster: list[Player]
+    history: list[list[list[int]]]
+    standing: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class _Seated:
+    tables: list[list[int]]
+    """Player ids in seat order."""
+    report: dict[str, Any]
+    plan: Any
+    """The tournament's mix plan from now on."""
+
+
+async def _seating_asked(session: AsyncSession, row: TournamentRow) -> _SeatingAsked:
+    """What seating the next round reads; 409 when the tournament cannot start one."""
+    if row.current_round >= row.rounds:
+        raise Conflict(_n("The tournament's only round has been played.",
+                          "All {count} rounds of this tournament have been played.",
+                          count=row.rounds))
+    tables = await tables_of(session, row.id)
+    if any(t.round == row.current_round and not t.confirmed for t in tables):
+        raise Conflict(_("Round {number} is not complete: every table must be confirmed first.",
+                         number=row.current_round))
+    players = await players_of(session, row.id)
+    history: list[list[list[int]]] = [[] for _ in range(row.current_round)]
+    for table in tables:
+        history[table.round - 1].append(list(table.players))
+    standing: list[int] = []
+    if row.seating == "swiss":
+        view, *_others = await _standings(session, row, ORGANISER)
+        standing = [r.player for r in view.rows]
+    return _SeatingAsked(
+        number=row.current_round + 1, version=row.version, seating=row.seating, seed=row.seed,
+        rounds=row.rounds, table_size=row.table_size, game=row.game, plan=row.plan,
+        roster=[Player(p.id, p.club) for p in players if p.active], history=history,
+        standing=standing)
+
+
+def _seat(asked: _SeatingAsked) -> _Seated:
+    """Round ``number``'s tables and report; see the module's rules. Planning a mix can take
+    seconds (thirty-odd players for nine rounds), so this runs on a thread (pure Python: the
+    event loop gets its turn every switch interval) before the round's write transaction."""
+    game = game_of(asked.game)
+    roster, number, history = asked.roster, asked.number, asked.history
+    sizes = TableSizes.for_game(game.min_players, game.max_players, asked.table_size)
+    try:
+        if asked.seating == "random":
+            plan = seat_random(roster, sizes, f"{asked.seed}/{number}", history)
+        elif asked.seating == "swiss":
+            plan = seat_swiss(roster, sizes, asked.standing, history)
+        elif len(roster) > PLAN_AHEAD_PLAYERS:
+            plan = seat_mix(roster, sizes, history, f"{asked.seed}/{number}")
+        else:
+            key = [[p.id, p.club] for p in roster]
+            ahead = asked.plan
+            start = number - ahead["from_round"] if ahead else -1
+            left = ahead["rounds"][start:] if start >= 0 else []
+            if ahead and ahead["roster"] == key and left:
+                return _Seated(left[0]["tables"], left[0]["report"], ahead)
+            plans = plan_mix(roster, sizes, asked.rounds - number + 1, history, seed=asked.seed,
+                             planned=[r["tables"] for r in left])
+            ahead_rounds: list[dict[str, Any]] = [
+                {"tables": [[int(p) for p in t] for t in p.tables],
+                 "report": report_json(p.report)} for p in plans]
+            return _Seated(ahead_rounds[0]["tables"], ahead_rounds[0]["report"],
+                           {"from_round": number, "roster": key, "rounds": ahead_rounds})
+    except InvalidInput as impossible:
+        raise Unprocessable(_("Round {number} cannot be seated.", number=number),
+                            errors=field_problems(impossible.errors)) from None
+    return _Seated([[int(p) for p in t] for t in plan.tables], report_json(plan.report),
+                   asked.plan)
 
 
 async def new_match(session: AsyncSession, game: AnyGame, names: Sequence[str], options: Any,
@@ -576,33 +637,36 @@ async def new_match(session: AsyncSession, game: AnyGame, names: Sequence[str], 
                            table_tokens(organiser_token, match_id), entries, at, ORGANISER)
 
 
-async def start_round(session: AsyncSession, broker: Broker, tournament_id: str,
-                      authorization: str | None) -> s.StartedRound:
+async def start_round(session: AsyncSession, database: Database, broker: Broker,
+                      tournament_id: str, authorization: str | None) -> s.StartedRound:
+    """Seat round n and store its tables. ``session`` has no write transaction yet: the seating
+    is worked out on a thread from what a read finds, and only then is the tournament locked
+    (``database``'s writers' queue, a write transaction); if it changed in between (a player
+    registered), the seating is worked out again under the lock."""
+    row = await load_tournament(session, tournament_id)
+    require_organiser(authorization, row)
+    asked = await _seating_asked(session, row)
+    await session.rollback()  # no snapshot kept while seating
+    seated = await asyncio.to_thread(_seat, asked)
+    async with database.queue_for_writing():
+        await session.connection(execution_options={WRITE: True})
+        return await _start_seated_round(session, broker, tournament_id, authorization, asked,
+                                         seated)
+
+
+async def _start_seated_round(session: AsyncSession, broker: Broker, tournament_id: str,
+                              authorization: str | None, asked: _SeatingAsked,
+                              seated: _Seated) -> s.StartedRound:
     row = await lock_tournament(session, tournament_id)
     organiser_token = require_organiser(authorization, row)
-    if row.current_round >= row.rounds:
-        raise Conflict(_n("The tournament's only round has been played.",
-                          "All {count} rounds of this tournament have been played.",
-                          count=row.rounds))
-    tables = await tables_of(session, tournament_id)
-    if any(t.round == row.current_round and not t.confirmed for t in tables):
-        raise Conflict(_("Round {number} is not complete: every table must be confirmed first.",
-                         number=row.current_round))
+    if row.version != asked.version:
+        asked = await _seating_asked(session, row)
+        seated = _seat(asked)
     game = game_of(row.game)
     players = await players_of(session, tournament_id)
-    number = row.current_round + 1
-    history: list[list[list[int]]] = [[] for _ in range(row.current_round)]
-    for table in tables:
-        history[table.round - 1].append(list(table.players))
-    standing: list[int] = []
-    if row.seating == "swiss":
-        view, *_others = await _standings(session, row, ORGANISER)
-        standing = [r.player for r in view.rows]
-    try:
-        seating, report = _seat(row, game, players, history, standing, number)
-    except InvalidInput as impossible:
-        raise Unprocessable(_("Round {number} cannot be seated.", number=number),
-                            errors=field_problems(impossible.errors)) from None
+    number = asked.number
+    seating, report = seated.tables, seated.report
+    row.plan = seated.plan
     per_place = place_points(row.points)
     missing = sorted({len(t) for t in seating} - set(per_place or {})) if per_place else []
     if missing:
