@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,9 +31,6 @@ from api.db.statements import EngineStatements, Statements
 from api.i18n import _, _n
 from api.matches.service import (
     AUDIT,
-    INSERT_AUDIT,
-    INSERT_MATCH,
-    INSERT_ROUND,
     MATCH_ID_BYTES,
     MATCHES,
     made_match,
@@ -56,6 +52,7 @@ from api.tournaments.service import (
     check_settings,
     club_name,
     fold_problem,
+    insert_tables,
     load_tournament,
     player_name,
     players_of,
@@ -269,7 +266,7 @@ async def restore(session: AsyncSession, body: s.Backup, prefix: str = "") -> Re
     await statements.run(INSERT_TOURNAMENT, _columns(rebuilt.row))
     await statements.run(INSERT_PLAYERS, [_columns(p) for p in rebuilt.players])
     await statements.run(INSERT_ROUNDS, [_columns(r) for r in rebuilt.rounds])
-    await _insert_tables(statements, rebuilt.tables, rebuilt.matches)
+    await insert_tables(statements, rebuilt.tables, rebuilt.matches)
     return rebuilt.restored
 
 
@@ -294,8 +291,8 @@ TOURNAMENTS: Table = SQLModel.metadata.tables[TournamentRow.__tablename__]
 PLAYERS: Table = SQLModel.metadata.tables[TournamentPlayerRow.__tablename__]
 ROUNDS: Table = SQLModel.metadata.tables[TournamentRoundRow.__tablename__]
 TABLES: Table = SQLModel.metadata.tables[TournamentTableRow.__tablename__]
-INSERT_TOURNAMENT, INSERT_PLAYERS, INSERT_ROUNDS, INSERT_TABLES = (
-    TOURNAMENTS.insert(), PLAYERS.insert(), ROUNDS.insert(), TABLES.insert())
+INSERT_TOURNAMENT, INSERT_PLAYERS, INSERT_ROUNDS = (
+    TOURNAMENTS.insert(), PLAYERS.insert(), ROUNDS.insert())
 # Parameter names no column has: an UPDATE would set a column its parameter names.
 _HIDDEN: BindParameter[str] = bindparam("hidden_id")
 _ID: BindParameter[str] = bindparam("revealed_id")
@@ -323,21 +320,6 @@ _FORGET = (
 
 def _columns(row: SQLModel) -> dict[str, Any]:
     return row.model_dump()
-
-
-async def _insert_tables(statements: Statements, tables: Sequence[TournamentTableRow],
-                         matches: Sequence[tuple[dict[str, Any], list[dict[str, Any]]]],
-                         tournament_id: str | None = None) -> None:
-    """The tables with their matches (under ``tournament_id`` if given)."""
-    if not tables:
-        return
-    await statements.run(INSERT_MATCH, [match for match, _rows in matches])
-    rows = [row for _match, made in matches for row in made]
-    await statements.run(INSERT_ROUND, [r for r in rows if "number" in r])
-    await statements.run(INSERT_AUDIT, [r for r in rows if "action" in r])
-    await statements.run(INSERT_TABLES, [
-        {**_columns(t), **({"tournament_id": tournament_id} if tournament_id else {})}
-        for t in tables])
 
 
 async def import_tournament(database: Database, body: bytes) -> tuple[str, bytes]:
@@ -370,7 +352,7 @@ async def import_tournament(database: Database, body: bytes) -> tuple[str, bytes
             await asyncio.sleep(turn)
             part = slice(start, start + TABLES_PER_WRITE)
             async with database.write() as statements:
-                await _insert_tables(statements, rebuilt.tables[part], rebuilt.matches[part],
+                await insert_tables(statements, rebuilt.tables[part], rebuilt.matches[part],
                                      hidden)
             written += [t.match_id for t in rebuilt.tables[part]]
         await asyncio.sleep(turn)

@@ -47,7 +47,7 @@ from typing import Any
 import msgspec
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlmodel import col
+from sqlmodel import SQLModel, col
 
 from api import auth
 from api.clubs import ledger, links
@@ -55,10 +55,18 @@ from api.clubs.members import members_for
 from api.db.database import Database
 from api.db.engine import WRITE
 from api.db.models import MatchRow
-from api.db.statements import EngineStatements
+from api.db.statements import EngineStatements, Statements
 from api.i18n import Phrase, _, _n
 from api.live import Broker, Change
-from api.matches.service import MATCH_ID_BYTES, add_match, now, utc
+from api.matches.service import (
+    INSERT_AUDIT,
+    INSERT_MATCH,
+    INSERT_ROUND,
+    MATCH_ID_BYTES,
+    made_match,
+    now,
+    utc,
+)
 from api.problems import (
     NO_SUCH_GAME,
     Conflict,
@@ -109,7 +117,7 @@ from api.tournaments.results import (
 from scoring import registry
 from scoring.errors import InvalidEntry, InvalidInput, InvalidOptions, MatchFinished
 from scoring.game import AnyGame
-from scoring.match import FoldedMatch, set_up
+from scoring.match import fold_match, set_up
 from scoring.reading import JSON, TOURNAMENT_NAME_NEEDED
 from scoring.tournament import (
     Player,
@@ -542,6 +550,7 @@ def report_json(report: RoundReport) -> dict[str, Any]:
 class _SeatingAsked:
     """Everything seating round ``number`` reads: plain data, worked on off the event loop."""
 
+    tournament_id: str
     number: int
     version: int
     """The tournament's version it was read at."""
@@ -554,6 +563,10 @@ class _SeatingAsked:
     roster: list[Player]
     history: list[list[list[int]]]
     standing: list[int]
+    names: dict[int, str]
+    options: Any
+    private: bool
+    points: Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -584,10 +597,12 @@ async def _seating_asked(session: AsyncSession, row: TournamentRow) -> _SeatingA
         view, *_others = await _standings(session, row, ORGANISER)
         standing = [r.player for r in view.rows]
     return _SeatingAsked(
-        number=row.current_round + 1, version=row.version, seating=row.seating, seed=row.seed,
-        rounds=row.rounds, table_size=row.table_size, game=row.game, plan=row.plan,
+        tournament_id=row.id, number=row.current_round + 1, version=row.version,
+        seating=row.seating, seed=row.seed, rounds=row.rounds, table_size=row.table_size,
+        game=row.game, plan=row.plan,
         roster=[Player(p.id, p.club) for p in players if p.active], history=history,
-        standing=standing)
+        standing=standing, names={p.id: p.name for p in players}, options=row.options,
+        private=row.private, points=row.points)
 
 
 def _seat(asked: _SeatingAsked) -> _Seated:
@@ -625,85 +640,89 @@ def _seat(asked: _SeatingAsked) -> _Seated:
                    asked.plan)
 
 
-async def new_match(session: AsyncSession, game: AnyGame, names: Sequence[str], options: Any,
-                    private: bool, organiser_token: str, entries: Sequence[Any],
-                    at: datetime) -> tuple[MatchRow, FoldedMatch]:
-    """A table's match with its table token derived from the organiser token.
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """A round seated, with every table's new match made, before anything is stored."""
 
-    Raises the scoring package's ``InvalidOptions``, ``InvalidEntry`` or ``MatchFinished``.
-    """
-    match_id = secrets.token_urlsafe(MATCH_ID_BYTES)
-    return await add_match(session, match_id, game, names, options, private,
-                           table_tokens(organiser_token, match_id), entries, at, ORGANISER)
-
-
-async def start_round(session: AsyncSession, database: Database, broker: Broker,
-                      tournament_id: str, authorization: str | None) -> s.StartedRound:
-    """Seat round n and store its tables. ``session`` has no write transaction yet: the seating
-    is worked out on a thread from what a read finds, and only then is the tournament locked
-    (``database``'s writers' queue, a write transaction); if it changed in between (a player
-    registered), the seating is worked out again under the lock."""
-    row = await load_tournament(session, tournament_id)
-    require_organiser(authorization, row)
-    asked = await _seating_asked(session, row)
-    await session.rollback()  # no snapshot kept while seating
-    seated = await asyncio.to_thread(_seat, asked)
-    async with database.queue_for_writing():
-        await session.connection(execution_options={WRITE: True})
-        return await _start_seated_round(session, broker, tournament_id, authorization, asked,
-                                         seated)
+    asked: _SeatingAsked
+    seated: _Seated
+    tables: list[TournamentTableRow]
+    matches: list[tuple[dict[str, Any], list[dict[str, Any]]]]
+    at: datetime
 
 
-async def _start_seated_round(session: AsyncSession, broker: Broker, tournament_id: str,
-                              authorization: str | None, asked: _SeatingAsked,
-                              seated: _Seated) -> s.StartedRound:
-    row = await lock_tournament(session, tournament_id)
-    organiser_token = require_organiser(authorization, row)
-    if row.version != asked.version:
-        asked = await _seating_asked(session, row)
-        seated = _seat(asked)
-    game = game_of(row.game)
-    players = await players_of(session, tournament_id)
+def _prepare_round(asked: _SeatingAsked, organiser_token: str, at: datetime) -> _Prepared:
+    """Seat the round and make its matches: pure work, done on a thread (see :func:`_seat`)."""
+    seated = _seat(asked)
     number = asked.number
-    seating, report = seated.tables, seated.report
-    row.plan = seated.plan
-    per_place = place_points(row.points)
-    missing = sorted({len(t) for t in seating} - set(per_place or {})) if per_place else []
+    per_place = place_points(asked.points)
+    missing = sorted({len(t) for t in seated.tables} - set(per_place or {})) if per_place else []
     if missing:
         raise Unprocessable(
             _("Round {number} needs tables of {size}, which the points per place do not name.",
               number=number, size=missing[0]),
             errors=[Fault("points.per_place", "missing_table_size", _(
                 "There are no points per place for a table of {size}.", size=missing[0]))])
-    at = now()
-    names = {p.id: p.name for p in players}
-    session.add(TournamentRoundRow(tournament_id=tournament_id, number=number, report=report,
-                                   started_at=at))
-    await session.flush()
-    statements = EngineStatements(session)
-    club_id = await links.club_of_tournament(statements, tournament_id)
-    members = await links.members_of_players(statements, tournament_id) if club_id else {}
-    started: list[s.TableToken] = []
-    for index, seats in enumerate(seating, start=1):
+    game = game_of(asked.game)
+    tables: list[TournamentTableRow] = []
+    matches: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    for index, seats in enumerate(seated.tables, start=1):
         try:
-            match, folded = await new_match(session, game, [names[p] for p in seats], row.options,
-                                      row.private, organiser_token, (), at)
+            folded = fold_match(game, set_up(game, [asked.names[p] for p in seats],
+                                             asked.options), ())
         except InvalidOptions as invalid:
             raise Unprocessable(
                 _("The tournament's match options do not fit table {table} of {players} players.",
                   table=index, players=len(seats)),
                 errors=field_problems(invalid.errors)) from None
+        match_id = secrets.token_urlsafe(MATCH_ID_BYTES)
+        matches.append(made_match(match_id, game, folded, asked.private,
+                                  table_tokens(organiser_token, match_id), at, ORGANISER))
         places, shares = table_result(game, folded)
-        session.add(TournamentTableRow(
-            tournament_id=tournament_id, round=number, table=index, match_id=match.id,
+        tables.append(TournamentTableRow(
+            tournament_id=asked.tournament_id, round=number, table=index, match_id=match_id,
             players=seats, rounds_played=0, finished=False, places=places, shares=shares,
             confirmed=False,
         ))
-        if club_id is not None:
-            await links.link_match(statements, club_id, match.id, game.id,
-                                   [members[p] for p in seats], at, tournament_id)
-        started.append(s.TableToken(index, match.id, seats, table_token(organiser_token, match.id)))
+    return _Prepared(asked, seated, tables, matches, at)
+
+
+async def start_round(session: AsyncSession, database: Database, broker: Broker,
+                      tournament_id: str, authorization: str | None) -> s.StartedRound:
+    """Seat round n and store its tables. ``session`` has no write transaction yet: the seating
+    and the tables' matches are worked out on a thread from what a read finds, and only then is
+    the tournament locked (``database``'s writers' queue, a write transaction) and the round
+    stored in a few statements; if the tournament changed in between (a player registered),
+    the round is worked out again under the lock."""
+    row = await load_tournament(session, tournament_id)
+    organiser_token = require_organiser(authorization, row)
+    asked = await _seating_asked(session, row)
+    await session.rollback()  # no snapshot kept while seating
+    prepared = await asyncio.to_thread(_prepare_round, asked, organiser_token, now())
+    async with database.queue_for_writing():
+        await session.connection(execution_options={WRITE: True})
+        return await _store_round(session, broker, tournament_id, authorization, prepared)
+
+
+async def _store_round(session: AsyncSession, broker: Broker, tournament_id: str,
+                       authorization: str | None, prepared: _Prepared) -> s.StartedRound:
+    row = await lock_tournament(session, tournament_id)
+    organiser_token = require_organiser(authorization, row)
+    if row.version != prepared.asked.version:
+        prepared = _prepare_round(await _seating_asked(session, row), organiser_token, now())
+    number, at, report = prepared.asked.number, prepared.at, prepared.seated.report
+    row.plan = prepared.seated.plan
+    session.add(TournamentRoundRow(tournament_id=tournament_id, number=number, report=report,
+                                   started_at=at))
+    await session.flush()
+    statements = EngineStatements(session)
+    await insert_tables(statements, prepared.tables, prepared.matches)
+    club_id = await links.club_of_tournament(statements, tournament_id)
     if club_id is not None:
+        members = await links.members_of_players(statements, tournament_id)
+        for table in prepared.tables:
+            await links.link_match(statements, club_id, table.match_id, row.game,
+                                   [members[p] for p in table.players], at, tournament_id)
         _finished, club_version = await ledger.lock_club(statements, club_id)
         await ledger.touch_club(statements, club_id, club_version, at)
     row.current_round = number
@@ -711,7 +730,29 @@ async def _start_seated_round(session: AsyncSession, broker: Broker, tournament_
     _touch(row, at)
     await session.commit()
     await _publish(broker, row, "round_started", number)
-    return s.StartedRound(number=number, tables=started, report=msgspec.convert(report, s.Report))
+    return s.StartedRound(number=number, tables=[
+        s.TableToken(t.table, t.match_id, t.players, table_token(organiser_token, t.match_id))
+        for t in prepared.tables], report=msgspec.convert(report, s.Report))
+
+
+INSERT_TABLES = SQLModel.metadata.tables[TournamentTableRow.__tablename__].insert()
+
+
+async def insert_tables(statements: Statements, tables: Sequence[TournamentTableRow],
+                        matches: Sequence[tuple[dict[str, Any], list[dict[str, Any]]]],
+                        tournament_id: str | None = None) -> None:
+    """Tables with their new matches (:func:`api.matches.service.made_match`, in the same
+    order), under ``tournament_id`` if given, in one statement per table of the database."""
+    rows = [row for _match, made in matches for row in made]
+    for statement, values in (
+        (INSERT_MATCH, [match for match, _rows in matches]),
+        (INSERT_ROUND, [r for r in rows if "number" in r]),
+        (INSERT_AUDIT, [r for r in rows if "action" in r]),
+        (INSERT_TABLES, [{**t.model_dump(), **({"tournament_id": tournament_id}
+                                               if tournament_id else {})} for t in tables]),
+    ):
+        if values:  # an empty list would insert one row of defaults through the engine
+            await statements.run(statement, values)
 
 
 async def round_tokens(session: AsyncSession, tournament_id: str, number: int,
