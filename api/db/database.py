@@ -99,10 +99,18 @@ class Database:
             return await EngineStatements(connection).one(statement, params)
 
     @asynccontextmanager
-    async def write(self) -> AsyncIterator[Statements]:
-        """One write transaction, committed (and durable, see above) at the end of the block."""
+    async def write(self, *, poll: float | None = None) -> AsyncIterator[Statements]:
+        """One write transaction, committed (and durable, see above) at the end of the block.
+
+        ``poll``: while another process holds SQLite's write lock, try again on the loop's
+        connection every ``poll`` seconds instead of waiting on the engine's thread, whose busy
+        handler sleeps up to 100 ms between tries and so loses the lock to a server recording
+        rounds one after another (for the helper process's import, :mod:`api.offload`)."""
         async with self.queue_for_writing():
             statements = self._loop.begin_write() if self._loop is not None else None
+            while statements is None and poll is not None and self._loop is not None:
+                await asyncio.sleep(poll)
+                statements = self._loop.begin_write()
             if statements is None and self._postgres is not None:
                 from api.db.driver_postgres import DriverStatements, driver_of
 

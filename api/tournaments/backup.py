@@ -282,6 +282,9 @@ PLAYERS_PER_WRITE = 2_000
 SQLITE_TURN = 0.12
 """The pause between two writes of an import on SQLite, longer than the longest sleep of SQLite's
 busy handler (100 ms): a writer of another process waiting for the lock gets it in between."""
+LOCK_POLL = 0.002
+"""How often an import tries for SQLite's write lock while the server holds it
+(:meth:`api.db.database.Database.write`)."""
 HIDDEN = "~"
 """Starts the id an import is stored under until it is complete: no request can name it (ids
 are letters, digits, ``-`` and ``_``)."""
@@ -310,6 +313,10 @@ _REVEAL = (
     ROUNDS.delete().where(ROUNDS.c.tournament_id == _HIDDEN),
     TOURNAMENTS.delete().where(TOURNAMENTS.c.id == _HIDDEN),
 )
+_FORGOTTEN: BindParameter[str] = bindparam("forgotten_id")
+_FORGET_MATCHES = (AUDIT.delete().where(AUDIT.c.match_id == _FORGOTTEN),
+                   MATCH_ROUNDS.delete().where(MATCH_ROUNDS.c.match_id == _FORGOTTEN),
+                   MATCHES.delete().where(MATCHES.c.id == _FORGOTTEN))
 _FORGET = (
     TABLES.delete().where(TABLES.c.tournament_id == _HIDDEN),
     PLAYERS.delete().where(PLAYERS.c.tournament_id == _HIDDEN),
@@ -340,23 +347,23 @@ async def import_tournament(database: Database, body: bytes) -> tuple[str, bytes
     try:
         first = {**_columns(rebuilt.row), "id": hidden}
         players = [{**_columns(p), "tournament_id": hidden} for p in rebuilt.players]
-        async with database.write() as statements:
+        async with database.write(poll=LOCK_POLL) as statements:
             await statements.run(INSERT_TOURNAMENT, first)
             await statements.run(INSERT_ROUNDS, [{**_columns(r), "tournament_id": hidden}
                                                    for r in rebuilt.rounds])
         for start in range(0, len(players), PLAYERS_PER_WRITE):
             await asyncio.sleep(turn)
-            async with database.write() as statements:
+            async with database.write(poll=LOCK_POLL) as statements:
                 await statements.run(INSERT_PLAYERS, players[start:start + PLAYERS_PER_WRITE])
         for start in range(0, len(rebuilt.tables), TABLES_PER_WRITE):
             await asyncio.sleep(turn)
             part = slice(start, start + TABLES_PER_WRITE)
-            async with database.write() as statements:
+            async with database.write(poll=LOCK_POLL) as statements:
                 await insert_tables(statements, rebuilt.tables[part], rebuilt.matches[part],
                                      hidden)
             written += [t.match_id for t in rebuilt.tables[part]]
         await asyncio.sleep(turn)
-        async with database.write() as statements:
+        async with database.write(poll=LOCK_POLL) as statements:
             await _reveal(statements, hidden, tournament_id)
     except BaseException:
         await _forget(database, hidden, written, turn)
@@ -373,14 +380,12 @@ async def _reveal(statements: Statements, hidden: str, tournament_id: str) -> No
 
 async def _forget(database: Database, hidden: str, match_ids: list[str], turn: float) -> None:
     """Remove what an import that failed had written: its tournament rows, then its matches."""
-    async with database.write() as statements:
+    async with database.write(poll=LOCK_POLL) as statements:
         for statement in _FORGET:
             await statements.run(statement, {"hidden_id": hidden})
     for start in range(0, len(match_ids), TABLES_PER_WRITE):
         await asyncio.sleep(turn)
-        ids = match_ids[start:start + TABLES_PER_WRITE]
-        async with database.write() as statements:
-            # Statements made for this failure only: written once, not worth keeping compiled.
-            for table, column in ((AUDIT, AUDIT.c.match_id),
-                                  (MATCH_ROUNDS, MATCH_ROUNDS.c.match_id), (MATCHES, MATCHES.c.id)):
-                await statements.run(table.delete().where(column.in_(ids)), {})
+        ids = [{"forgotten_id": i} for i in match_ids[start:start + TABLES_PER_WRITE]]
+        async with database.write(poll=LOCK_POLL) as statements:
+            for statement in _FORGET_MATCHES:
+                await statements.run(statement, ids)
