@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import re
 import socket
 import sqlite3
@@ -160,6 +161,30 @@ def server_config(settings: Settings, app: Any) -> Any:
         timeout_worker_healthcheck=30)
 
 
+ORPHAN_CHECK_SECONDS = 0.5
+
+
+def worker_app(settings: Settings, supervisor: int) -> Any:
+    """A worker process's app. The worker also watches its supervisor (the process id
+    ``supervisor``): a supervisor killed with SIGKILL cannot stop its workers, and a worker left
+    behind would keep serving the port and holding database connections, so it stops itself
+    (SIGTERM: a graceful stop) once its parent is another process, also when the supervisor
+    was gone before the worker got this far."""
+    import signal
+    import threading
+    import time
+
+    from api.app import create_app
+
+    def watch() -> None:
+        while os.getppid() == supervisor:
+            time.sleep(ORPHAN_CHECK_SECONDS)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="supervisor-watch", daemon=True).start()
+    return create_app(settings)
+
+
 def serve(settings: Settings) -> int:
     """Listen, migrate once, then serve: in this process, or in ``settings.workers`` processes
     spawned on the one listening socket (uvicorn's supervisor: Ctrl-C or SIGTERM stops them
@@ -181,8 +206,8 @@ def serve(settings: Settings) -> int:
         upgrade(settings.database_url)
         allow_connections(settings.max_connections)
         if settings.workers > 1:
-            supervisor = Multiprocess(server_config(settings, partial(create_app, settings)),
-                                      sockets=[listener])
+            app = partial(worker_app, settings, os.getpid())
+            supervisor = Multiprocess(server_config(settings, app), sockets=[listener])
             print(f"Tafelrunde is running at {address(listener)}", flush=True)
             supervisor.run()
             return 1 if any(worker.exitcode == STARTUP_FAILURE

@@ -101,8 +101,12 @@ async def two_workers(postgres_server: str, tmp_path: Path) -> AsyncIterator[
             yield process, running["base"], url
         finally:
             if process.poll() is None:
-                process.kill()
-                process.wait()
+                process.terminate()  # the supervisor stops its workers
+                try:
+                    process.wait(30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
             if process.stdout is not None:
                 process.stdout.close()
 
@@ -199,6 +203,26 @@ async def gone(database: asyncpg.Connection, pids: list[int]) -> bool:
     for _ in range(600):
         if not await database.fetchval(
                 "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1::int[])", pids):
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+async def test_workers_stop_by_themselves_when_their_supervisor_is_killed(
+    two_workers: tuple[subprocess.Popen[str], str, str],
+) -> None:
+    """SIGKILL gives the supervisor no chance to stop its workers: they notice and stop."""
+    process, base, _database = two_workers
+    workers = await until_both_answer(process, base)
+    process.kill()
+    await asyncio.to_thread(process.wait, 10)
+    assert await stopped(workers)
+
+
+async def stopped(pids: set[int]) -> bool:
+    """Whether the processes ``pids`` have all exited within 30 s."""
+    for _ in range(600):
+        if not alive(pids):
             return True
         await asyncio.sleep(0.05)
     return False
