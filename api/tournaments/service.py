@@ -584,7 +584,7 @@ async def _seating_asked(session: AsyncSession, row: TournamentRow) -> _SeatingA
         raise Conflict(_n("The tournament's only round has been played.",
                           "All {count} rounds of this tournament have been played.",
                           count=row.rounds))
-    tables = await tables_of(session, row.id)
+    tables = await stored_tables(session, row.id)  # no ORM objects: thousands of tables
     if any(t.round == row.current_round and not t.confirmed for t in tables):
         raise Conflict(_("Round {number} is not complete: every table must be confirmed first.",
                          number=row.current_round))
