@@ -175,6 +175,11 @@ def main_screens(matches: dict[str, tuple[str, str]]) -> list[Screen]:
     def tap(selector: str) -> Callable[[Any], None]:
         return lambda page: page.click(selector)
 
+    def suits_asked(page: Any) -> None:
+        """Card mode before the suits in play are known: every suit is pressed as in play."""
+        page.get_by_role("radio", name="Cards", exact=True).click()
+        page.locator("[data-suit=red][aria-pressed=true]").wait_for()
+
     def card_mode(page: Any) -> None:
         page.click("[data-path=final_trump] [data-value=red]")
         page.get_by_role("radio", name="Cards", exact=True).click()
@@ -185,6 +190,9 @@ def main_screens(matches: dict[str, tuple[str, str]]) -> list[Screen]:
         page.locator(".piles [role=radio]").nth(1).click()
         page.locator("[data-card=green-12]").click()
         page.locator(".pile .note").first.wait_for()
+        # The question goes once the guide has answered with the deck: measure the grid alone,
+        # whenever that answer comes (suits_asked measures the question).
+        page.locator("[data-suit]").first.wait_for(state="detached")
 
     def seven_seals_bids(page: Any) -> None:
         page.locator("[data-path='bids[1]']").get_by_role("button", name="Saboteur").click()
@@ -201,6 +209,7 @@ def main_screens(matches: dict[str, tuple[str, str]]) -> list[Screen]:
         ("#/new", tap("[data-value=seven-seals]")),
         ("#/new", tap("[data-value=tschau-sepp]")),
         (f"#/m/{running}", tap("[data-path=final_trump] [data-value=red]")),
+        (f"#/m/{running}", suits_asked),
         (f"#/m/{running}", card_mode),
         (f"#/m/{matches['seven-seals'][0]}", seven_seals_bids),
         (f"#/m/{matches['tschau-sepp'][0]}", tap("[data-path=winner] [data-value='0']")),
