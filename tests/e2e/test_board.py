@@ -107,6 +107,9 @@ def test_every_player_of_sixty_is_on_the_screen_with_the_seating_and_the_tables_
         assert page.locator(".tabs").count() == 0
         expect(page.locator("#round-line")).to_have_text("Round 1 of 3 is being played")
         expect(page.locator("#tables-done")).to_have_text("Tables done: 4 of 15")
+        # Standings count the tables done, but round 1 is not over.
+        expect(page.locator("#board-standings-title")).to_have_text(
+            "Standings during round 1: 4 of 15 tables confirmed")
 
         # The seating of the started round, table by table in seat order, and each table's state.
         for table in tournament["round_list"][0]["tables"]:

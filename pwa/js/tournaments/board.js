@@ -17,7 +17,7 @@ import { t } from '../i18n.js';
 import { oneAtATime } from '../live.js';
 import {
   currentRound, followTournament, formatNumber, loadStandings, loadTournament, playerNames, roundLine,
-  stateBadge, tournamentError, tournamentRoute,
+  standingsCaption, stateBadge, tournamentError, tournamentRoute,
 } from './common.js';
 
 const SMALLEST = 14; // px: still read from the back of a room at 1280×720
@@ -191,8 +191,7 @@ function showBoard(root, id, first) {
     const columnsBox = h('div', { class: 'board-columns' });
     replace(body, playing && seating(tournament, round),
       h('section', { class: 'board-ranking', 'aria-labelledby': 'board-standings-title' },
-        h('h2', { id: 'board-standings-title' }, standings.through_round
-          ? t('tt.standings_after', { n: standings.through_round }) : t('tt.standings_none')),
+        h('h2', { id: 'board-standings-title' }, standingsCaption(tournament, standings)),
         columnsBox));
     let columns = Math.max(1, Math.floor(columnsBox.clientWidth / (COLUMN_EM * px)));
     for (;;) {
