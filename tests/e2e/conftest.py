@@ -130,6 +130,22 @@ def second_phone(browser: Any, server: Server) -> Iterator[Phone]:
         yield made
 
 
+PHONES = {"de": "de-CH", "fr": "fr-CH", "it": "it-CH"}
+"""Each language the app speaks besides English, with the region of a Swiss phone set to it."""
+
+
+@pytest.fixture(params=sorted(PHONES))
+def lang(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def local_phone(browser: Any, server: Server, lang: str) -> Iterator[Phone]:
+    """A phone set to German, French or Italian (each test runs once per language)."""
+    with phone_in_use(browser, server, locale=PHONES[lang]) as made:
+        yield made
+
+
 @pytest.fixture
 def german_phone(browser: Any, server: Server) -> Iterator[Phone]:
     with phone_in_use(browser, server, locale="de-CH") as made:

@@ -20,8 +20,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import ServerFactory
-from tests.e2e.conftest import Server, phone_in_use
-from tests.e2e.test_languages import PHONES, english_on_screen, words
+from tests.e2e.conftest import PHONES, Server, phone_in_use
+from tests.e2e.test_languages import english_on_screen, words
 
 pytestmark = pytest.mark.browser
 

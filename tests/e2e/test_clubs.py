@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,7 +19,7 @@ from openskill.models import PlackettLuce
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Phone, Server, phone_in_use
-from tests.e2e.test_languages import PHONES, api_english, english_on_screen, words
+from tests.e2e.test_languages import api_english, english_on_screen, words
 
 pytestmark = pytest.mark.browser
 
@@ -216,17 +215,6 @@ def play_for(server: Server, club: dict[str, Any], players: list[str],
                        club["token"])
     server.post(f"/api/v1/matches/{made['id']}/rounds",
                 {"winner": penalties.index(0), "penalty": penalties}, made["token"])
-
-
-@pytest.fixture(params=sorted(PHONES))
-def lang(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
-@pytest.fixture
-def local_phone(browser: Any, server: Server, lang: str) -> Iterator[Phone]:
-    with phone_in_use(browser, server, locale=PHONES[lang]) as made:
-        yield made
 
 
 def test_the_club_screens_speak_the_phones_language_without_english(

@@ -27,21 +27,19 @@ import re
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import Phone, Server, phone_in_use
+from tests.e2e.conftest import PHONES, Phone, Server, phone_in_use
 
 pytestmark = pytest.mark.browser
 
 I18N = Path(__file__).resolve().parents[2] / "pwa" / "i18n"
 CATALOGUES: dict[str, dict[str, Any]] = {
     path.stem: json.loads(path.read_text(encoding="utf-8")) for path in I18N.glob("*.json")}
-PHONES = {"de": "de-CH", "fr": "fr-CH", "it": "it-CH"}
 # A save travels through the outbox, the API and three reads before the next screen shows: on a
 # loaded machine that can take longer than Playwright's 5 s default for an expectation.
 SAVED = 15000
@@ -156,17 +154,6 @@ def requests_of(phone: Phone) -> list[tuple[str, dict[str, str]]]:
     phone.page.on("request", lambda request: seen.append((request.url, request.headers))
                   if "/api/" in request.url else None)
     return seen
-
-
-@pytest.fixture(params=sorted(PHONES))
-def lang(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
-@pytest.fixture
-def local_phone(browser: Any, server: Server, lang: str) -> Iterator[Phone]:
-    with phone_in_use(browser, server, locale=PHONES[lang]) as made:
-        yield made
 
 
 def test_a_match_is_played_with_a_typo_to_the_winner_without_a_word_of_english(
