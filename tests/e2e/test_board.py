@@ -11,7 +11,7 @@ import json
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import ServerFactory
-from tests.e2e.conftest import PHONES, Server, phone_in_use
+from tests.e2e.conftest import PHONES, Phone, Server, phone_in_use
 from tests.e2e.test_languages import english_on_screen, words
 
 pytestmark = pytest.mark.browser
@@ -138,14 +138,24 @@ def test_every_player_of_sixty_is_on_the_screen_with_the_seating_and_the_tables_
         assert page.evaluate("() => document.scrollingElement.scrollWidth") <= size["width"]
 
 
+SMALL_SCREEN = {"width": 800, "height": 450}
+
+
+@contextmanager
+def board_too_small_for_60(browser: Any, server: Server, field_of_60: dict[str, Any],
+                           motion: str) -> Iterator[Phone]:
+    """The 60-player board on an 800×450 screen, which cannot show everyone at once."""
+    with phone_in_use(browser, server, viewport=SMALL_SCREEN) as screen:
+        screen.page.emulate_media(reduced_motion=motion)
+        screen.open(f"#/t/{field_of_60['id']}/board")
+        expect(screen.page.locator(".board-table")).to_have_count(15)
+        yield screen
+
+
 def test_a_field_too_large_for_the_screen_scrolls_by_itself_and_reaches_everyone(
         browser: Any, server: Server, field_of_60: dict[str, Any]) -> None:
-    small = {"width": 800, "height": 450}
-    with phone_in_use(browser, server, viewport=small) as screen:
-        screen.page.emulate_media(reduced_motion="no-preference")
-        screen.open(f"#/t/{field_of_60['id']}/board")
+    with board_too_small_for_60(browser, server, field_of_60, "no-preference") as screen:
         page = screen.page
-        expect(page.locator(".board-table")).to_have_count(15)
         body = page.locator(".board-body")
         size = body.evaluate("(el) => [el.scrollHeight, el.clientHeight]")
         assert size[0] > size[1]  # it does not fit: it scrolls
@@ -165,18 +175,14 @@ def test_a_field_too_large_for_the_screen_scrolls_by_itself_and_reaches_everyone
         last = page.locator(".board-standings .board-name").last
         box = last.bounding_box()
         assert box["y"] >= 0
-        assert box["y"] + box["height"] <= small["height"]
+        assert box["y"] + box["height"] <= SMALL_SCREEN["height"]
         expect(page.locator(".board-body")).to_have_js_property("scrollTop", 0, timeout=15000)
 
 
 def test_under_reduced_motion_a_large_field_turns_pages_instead_of_gliding(
         browser: Any, server: Server, field_of_60: dict[str, Any]) -> None:
-    small = {"width": 800, "height": 450}
-    with phone_in_use(browser, server, viewport=small) as screen:
-        screen.page.emulate_media(reduced_motion="reduce")
-        screen.open(f"#/t/{field_of_60['id']}/board")
+    with board_too_small_for_60(browser, server, field_of_60, "reduce") as screen:
         body = screen.page.locator(".board-body")
-        expect(screen.page.locator(".board-table")).to_have_count(15)
         page_height = body.evaluate("(el) => el.clientHeight")
         seen = {0}
         deadline = time.monotonic() + 20
