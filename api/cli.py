@@ -147,8 +147,8 @@ def server_config(settings: Settings, app: Any) -> Any:
     """uvicorn's configuration for ``serve``: the connection limits of :mod:`api.connections`."""
     from api.connections import GuardedConfig, Limits
 
-    limits = Limits(header_timeout=settings.header_timeout, send_timeout=settings.send_timeout,
-                    max_connections=settings.max_connections)
+    limits = Limits(header_timeout=settings.header_timeout, body_timeout=settings.body_timeout,
+                    send_timeout=settings.send_timeout, max_connections=settings.max_connections)
     # Open event streams never end by themselves; give them a moment, then stop anyway.
     # proxy_headers=False: only the app decides whom to believe (TAFELRUNDE_TRUSTED_PROXIES);
     # uvicorn on its own would trust X-Forwarded-For from 127.0.0.1.

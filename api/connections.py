@@ -1,15 +1,20 @@
-"""How ``tafelrunde serve`` holds its connections: a request's head in time, a reader that reads,
-and no more connections than it can keep.
+"""How ``tafelrunde serve`` holds its connections: a request's head and body in time, a reader
+that reads, and no more connections than it can keep.
 
 uvicorn's HTTP/1.1 protocol (h11) closes a connection only when it sat idle after an answer
 (``timeout_keep_alive``). A connection that never sends a request, or sends its head a byte at a
-time, or takes an answer and never reads it, is held for as long as the client likes, and
-nothing caps how many there are. :class:`GuardedProtocol` is that protocol with four limits
-(:class:`Limits`, from the settings):
+time, or sends its body a byte a second, or takes an answer and never reads it, is held for as
+long as the client likes, and nothing caps how many there are. :class:`GuardedProtocol` is that
+protocol with five limits (:class:`Limits`, from the settings):
 
 * **header timeout**: a connection's first request head, and a head begun after an idle pause,
   must be complete within ``header_timeout`` seconds of its start (not of its last byte: a head
   sent a byte at a time is still closed). Then the connection is closed without an answer.
+* **body timeout**: a request's body must be complete within ``body_timeout`` seconds of the end
+  of its head (again from its start, not its last byte: a 16 MiB import at a byte a second would
+  otherwise hold a connection and a request for half a year). Then the connection is closed; the
+  request's handler reads a disconnected client and nothing is stored. The default leaves a
+  16 MiB import a minute (about 2.5 Mbit/s); a proxy in front reads slow bodies itself.
 * **idle timeout**: uvicorn's own keep-alive timeout, between one answer and the next request.
 * **send timeout**: an answer whose bytes the client stops taking (the socket's buffer full, so
   the transport pauses writing) for ``send_timeout`` seconds is aborted. The kernel's
@@ -46,6 +51,7 @@ RETRY_AFTER_SECONDS = 5
 @dataclass(frozen=True, slots=True)
 class Limits:
     header_timeout: int
+    body_timeout: int
     send_timeout: int
     max_connections: int
 
@@ -75,6 +81,7 @@ class GuardedProtocol(H11Protocol):
             raise TypeError("GuardedProtocol needs a GuardedConfig")
         self.limits = limits
         self._head_due: asyncio.TimerHandle | None = None
+        self._body_due: asyncio.TimerHandle | None = None
         self._send_due: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -91,9 +98,11 @@ class GuardedProtocol(H11Protocol):
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
         self._watch_head()
+        self._watch_body()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
+        self._watch_body()
         # Bytes of the next request that came with the last one: its head is under way.
         if self.conn.trailing_data[0]:
             self._watch_head()
@@ -115,6 +124,20 @@ class GuardedProtocol(H11Protocol):
         if self.conn.their_state is h11.IDLE:
             self.transport.close()
 
+    def _watch_body(self) -> None:
+        """A body has begun (its head is complete): it has its time; once complete, none."""
+        if self.conn.their_state is h11.SEND_BODY:
+            if self._body_due is None and not self.transport.is_closing():
+                self._body_due = self.loop.call_later(self.limits.body_timeout, self._body_late)
+        elif self._body_due is not None:
+            self._body_due.cancel()
+            self._body_due = None
+
+    def _body_late(self) -> None:
+        self._body_due = None
+        if self.conn.their_state is h11.SEND_BODY:
+            self.transport.close()
+
     def pause_writing(self) -> None:
         super().pause_writing()
         if self._send_due is None:
@@ -127,8 +150,8 @@ class GuardedProtocol(H11Protocol):
             self._send_due = None
 
     def connection_lost(self, exc: Exception | None) -> None:
-        for timer in (self._head_due, self._send_due):
+        for timer in (self._head_due, self._body_due, self._send_due):
             if timer is not None:
                 timer.cancel()
-        self._head_due = self._send_due = None
+        self._head_due = self._body_due = self._send_due = None
         super().connection_lost(exc)

@@ -20,7 +20,8 @@ Decisions:
   ``TAFELRUNDE_CORS_ORIGINS`` names origins; request bodies are capped at 256 KiB, far more
   than any round entry needs; 20 refused tokens per minute from one client address, then 429
   (``api.ratelimit``; 0 switches it off).
-* Connections (``api.connections``): 10 s for a request's head, 15 s idle between requests
+* Connections (``api.connections``): 10 s for a request's head, 60 s for its body (a 16 MiB
+  import at 2.5 Mbit/s; a round's body is a few hundred bytes), 15 s idle between requests
   (a reverse proxy keeps its own idle connections to us for less, see the README), 30 s for a
   client that takes no bytes of an answer, 1,000 open connections per process: a phone with an
   event stream open for each of 250 tables of four; beyond it a phone is told 503 and tries
@@ -193,6 +194,10 @@ class Settings:
         10, whole("a whole number of seconds", 1, 3600),
         "seconds a connection has to send a request's head; then it is closed",
         option="--header-timeout")
+    body_timeout: int = setting(
+        60, whole("a whole number of seconds", 1, 3600),
+        "seconds a request has to send its body once its head is complete; then the "
+        "connection is closed", option="--body-timeout")
     idle_timeout: int = setting(
         15, whole("a whole number of seconds", 1, 3600),
         "seconds a connection may wait between an answer and its next request",

@@ -1,7 +1,7 @@
 """A real ``tafelrunde serve`` holds connections only while they do their part: a request's head
-in time, an answer read, no more connections than its limit; an event stream that is read stays
-open however quiet the match is (``api.connections``). Measured with raw sockets, on both
-databases."""
+and body in time, an answer read, no more connections than its limit; an event stream that is
+read stays open however quiet the match is (``api.connections``). Measured with raw sockets, on
+both databases."""
 
 from __future__ import annotations
 
@@ -14,13 +14,16 @@ from pathlib import Path
 
 import httpx
 import pytest
+from sqlalchemy import func, select
 
+from api.db.engine import create_engine
+from api.db.models import MatchRow
 from bench.harness import DEFAULT_POSTGRES_URL, Server, scratch_database
 from tests.conftest import next_change
 
 pytestmark = pytest.mark.slow
 
-TIMEOUT = 1  # header, idle and send timeout of the servers here, seconds
+TIMEOUT = 1  # header, body, idle and send timeout of the servers here, seconds
 LIMIT = 4  # their connection limit
 PATIENCE = 10.0  # how late a loaded machine may be, seconds
 EARLY = 0.05  # how early an event loop's timer may fire (its clock's resolution, and more)
@@ -36,7 +39,8 @@ def guarded(server_database: tuple[str, str], tmp_path: Path) -> Serving:
     async def serving() -> AsyncIterator[Server]:
         async with scratch_database(kind, tmp_path, postgres_url or DEFAULT_POSTGRES_URL) as url:
             server = Server(url, tmp_path, env={
-                "TAFELRUNDE_HEADER_TIMEOUT": str(TIMEOUT), "TAFELRUNDE_IDLE_TIMEOUT": str(TIMEOUT),
+                "TAFELRUNDE_HEADER_TIMEOUT": str(TIMEOUT), "TAFELRUNDE_BODY_TIMEOUT": str(TIMEOUT),
+                "TAFELRUNDE_IDLE_TIMEOUT": str(TIMEOUT),
                 "TAFELRUNDE_SEND_TIMEOUT": str(TIMEOUT),
                 "TAFELRUNDE_MAX_CONNECTIONS": str(LIMIT)})
             await server.start()
@@ -99,6 +103,60 @@ async def test_a_connection_that_sends_nothing_or_its_head_too_slowly_is_closed(
             began = time.monotonic()
             closed = await asyncio.to_thread(closed_after, prompt, began)
             assert TIMEOUT - EARLY <= closed < PATIENCE
+
+
+SLOW_BODY = b'{"game": "tschau-sepp", "players": ["Ann", "Bea"]}'
+SLOW_POST = (b"POST /api/v1/matches HTTP/1.1\r\nHost: club\r\nContent-Type: application/json\r\n"
+             b"Content-Length: " + str(len(SLOW_BODY)).encode() + b"\r\n\r\n")
+
+
+def trickle_body(server: Server) -> tuple[int, float, bytes]:
+    """Send ``SLOW_POST``'s head at once, then its body a byte every 0.2 s until the server
+    closes the connection: (body bytes sent, seconds from the head, what the server answered)."""
+    with connect(server) as connection:
+        connection.sendall(SLOW_POST)
+        began = time.monotonic()
+        sent = 0
+        while sent < len(SLOW_BODY):
+            try:
+                connection.send(SLOW_BODY[sent:sent + 1])
+            except OSError:  # the server has closed: a reset, or a broken pipe
+                break
+            sent += 1
+            time.sleep(0.2)
+        seconds = time.monotonic() - began
+        try:
+            answered = connection.recv(4096)
+        except ConnectionResetError:
+            answered = b""
+    return sent, seconds, answered
+
+
+async def matches_stored(database_url: str) -> int:
+    engine = create_engine(database_url)
+    try:
+        async with engine.connect() as connection:
+            return int((await connection.execute(
+                select(func.count()).select_from(MatchRow))).scalar_one())
+    finally:
+        await engine.dispose()
+
+
+async def test_a_body_sent_too_slowly_is_cut_off_and_stores_nothing(guarded: Serving) -> None:
+    """A byte of the body every 0.2 s: each byte in time, the body as a whole not (it would take
+    2 s of the server's 1)."""
+    async with guarded() as server:
+        sent, seconds, answered = await asyncio.to_thread(trickle_body, server)
+        assert sent < len(SLOW_BODY)
+        assert seconds >= TIMEOUT - EARLY
+        assert answered == b""  # closed without an answer
+        assert await matches_stored(server.database_url) == 0
+        async with httpx.AsyncClient(base_url=server.url, timeout=PATIENCE) as http:
+            # The same body sent at once is answered.
+            created = await http.post("/api/v1/matches", content=SLOW_BODY,
+                                      headers={"Content-Type": "application/json"})
+            assert created.status_code == 201, created.text
+        assert await matches_stored(server.database_url) == 1
 
 
 def read_slowly(server: Server, pause: float) -> tuple[int, int, str]:
