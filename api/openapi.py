@@ -103,7 +103,8 @@ def _close_request_bodies(app: Litestar) -> None:
             game.enum = list(registry.all_games())
 
 
-UNDECODED_BODIES = {"importTournament": tournament_schemas.Backup}
+UNDECODED_BODIES = {"importTournament": tournament_schemas.Backup,
+                    "importClub": club_schemas.ClubBackup}
 """Operations that read their body themselves, elsewhere than on the event loop
 (:mod:`api.offload`): their signature names no body, the document does."""
 

@@ -28,35 +28,40 @@ from datetime import datetime
 from typing import Any
 
 import msgspec
-from sqlalchemy import Table, select
+from sqlalchemy import ColumnElement, Table, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel
 
 from api import auth
+from api.bodies import decode_body
 from api.clubs import access, ledger, links
 from api.clubs import schemas as s
-from api.clubs.members import INSERT_MEMBER, MEMBERS, name_key
+from api.clubs.members import MEMBERS, name_key
 from api.clubs.models import CLUB_NAME_LENGTH, MEMBER_NAME_LENGTH
 from api.clubs.service import (
+    CLUB_ID_BYTES,
     CLUB_NAME_NEEDED,
     MATCHES,
     MEMBER_NAME_NEEDED,
-    add_club,
     club_view,
     load_club,
 )
+from api.db.database import Database
 from api.db.models import RoundRow
-from api.db.statements import EngineStatements
+from api.db.statements import EngineStatements, Statements
 from api.i18n import _
-from api.matches.service import MATCH_ID_BYTES, add_match, now, utc
+from api.imports import HIDDEN, Turns
+from api.matches.service import AUDIT, MATCH_ID_BYTES, made_match, now, utc
+from api.matches.service import ROUNDS as MATCH_ROUNDS
 from api.problems import Fault, Unprocessable, name_field
-from api.tournaments.backup import restore, tournament_backup
+from api.tournaments.backup import PLAYERS, ROUNDS, TOURNAMENTS, rebuild, tournament_backup
 from api.tournaments.models import TournamentTableRow
 from api.tournaments.service import fold_problem, load_tournament
 from scoring import registry
 from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
 from scoring.game import AnyGame
-from scoring.match import FoldedMatch
+from scoring.match import FoldedMatch, fold_match, set_up
+from scoring.reading import JSON
 
 
 async def backup(session: AsyncSession, club_id: str, authorization: str | None) -> s.ClubBackup:
@@ -125,15 +130,41 @@ async def backup(session: AsyncSession, club_id: str, authorization: str | None)
 TABLES: Table = SQLModel.metadata.tables[TournamentTableRow.__tablename__]
 
 
-@dataclass(frozen=True, slots=True)
-class _Counted:
-    """A finished club match of the import, to be counted in the club's order."""
+# --- importing ----------------------------------------------------------------------------------
 
-    finish: int
-    finished_at: datetime
-    match_id: str
-    game: AnyGame
-    folded: FoldedMatch
+MAX_BACKUP_BYTES = 16 * 1024 * 1024
+"""The largest club backup an import takes (some 40,000 one-round matches; checking and storing
+5,000 takes a small machine about a minute)."""
+ROWS_PER_WRITE = 2_000
+"""Rows stored per write transaction of an import: a few tens of milliseconds of SQLite's
+write lock on a small machine."""
+TOO_LARGE = _("A club's backup may be at most {limit} MiB.")
+INSERTS = {table: table.insert() for table in SQLModel.metadata.sorted_tables}
+"""Every table's insert, in the order tables refer to each other."""
+OWNERS: dict[Table, ColumnElement[Any]] = {
+    table: table.c.club_id if "club_id" in table.c else
+    table.c.match_id if "match_id" in table.c and table is not MATCHES else
+    table.c.tournament_id if "tournament_id" in table.c else table.c.id
+    for table in INSERTS
+}
+"""The column by which a row belongs to an imported club: its club's id, its match's (the
+match's rounds and audit), its tournament's (the tournament's players, rounds and tables)."""
+FORGET = {table: table.delete().where(column == bindparam("owner_key"))
+          for table, column in OWNERS.items()}
+REVEAL = ledger.UPDATE_CLUB.where(ledger.CLUBS.c.token_hash == HIDDEN)
+
+Rows = list[tuple[Table, dict[str, Any]]]
+"""Rows to store, each after the rows it refers to."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Planned:
+    """A club rebuilt from its backup in memory: every row to store (the club's token hashes
+    :data:`api.imports.HIDDEN` until the last write reveals them), nothing stored yet."""
+
+    club_id: str
+    tokens: auth.TokenPair
+    rows: Rows
 
 
 def _check_members(body: s.ClubBackup, problems: list[Fault]) -> dict[int, s.BackupMember]:
@@ -186,7 +217,38 @@ def _check_finished(finished: s.BackupFinish | None, folded: FoldedMatch, path: 
         seen.add(finished.finish)
 
 
-async def import_backup(session: AsyncSession, body: s.ClubBackup) -> s.CreatedClub:
+def _club_match(club_id: str, match_id: str, game: AnyGame, folded: FoldedMatch,
+                members: list[int], at: datetime, finished: s.BackupFinish | None,
+                tournament_id: str | None, rows: Rows,
+                counted: list[ledger.Finished]) -> None:
+    """The rows that make a match (stored before) the club's, with its result when it finished;
+    a finished one also goes to ``counted``."""
+    results = ledger.seat_results(game, folded) if finished is not None else {}
+    rows.append((ledger.CLUB_MATCHES, {
+        "match_id": match_id, "club_id": club_id, "tournament_id": tournament_id,
+        "game": game.id, "finish": None if finished is None else finished.finish,
+        "finished_at": None if finished is None else utc(finished.finished_at),
+        "created_at": at}))
+    rows += [(ledger.SEATS, {
+        "match_id": match_id, "seat": seat, "club_id": club_id, "member_id": member,
+        "game": game.id, "finish": None if finished is None else finished.finish,
+        **(dict.fromkeys(ledger.RESULT_KEYS) if finished is None else results[seat])})
+        for seat, member in enumerate(members)]
+    if finished is not None:
+        counted.append(ledger.Finished(finished.finish, match_id, game, members, results))
+
+
+def _match_rows(made: tuple[dict[str, Any], list[dict[str, Any]]], rows: Rows) -> None:
+    """A match's rows (:func:`api.matches.service.made_match`): its own, its rounds', its
+    audit's."""
+    match, others = made
+    rows.append((MATCHES, match))
+    rows += [(MATCH_ROUNDS if "number" in row else AUDIT, row) for row in others]
+
+
+def _plan(body: s.ClubBackup) -> _Planned:
+    """Everything checked, folded, counted and rated; 422 with paths into the backup when it
+    cannot be."""
     problems: list[Fault] = []
     name = name_field(body.name, "name", problems, maximum=CLUB_NAME_LENGTH,
                       blank=CLUB_NAME_NEEDED)
@@ -194,16 +256,19 @@ async def import_backup(session: AsyncSession, body: s.ClubBackup) -> s.CreatedC
     if problems:
         raise Unprocessable(_("The backup does not describe a club."), errors=problems)
     assert name is not None
-    club, tokens = await add_club(session, name)
-    at = club.created_at
-    statements = EngineStatements(session)
-    if body.members:
-        await statements.run(INSERT_MEMBER, [{
-            "club_id": club.id, "id": m.id, "name": None if m.name is None else m.name.strip(),
-            "key": None if m.name is None else name_key(m.name), "merged_into": m.merged_into,
-            "removed_at": at if m.name is None else None, "created_at": at}
-            for m in body.members])
-    counted: list[_Counted] = []
+    tokens = auth.new_tokens()
+    at = now()
+    club_id = secrets.token_urlsafe(CLUB_ID_BYTES)
+    club: dict[str, Any] = {"id": club_id, "name": name, "token_hash": HIDDEN,
+                            "view_token_hash": HIDDEN, "finished": 0, "version": 1,
+                            "created_at": at, "updated_at": at}
+    rows: Rows = [(ledger.CLUBS, club)]
+    rows += [(MEMBERS, {
+        "club_id": club_id, "id": m.id, "name": None if m.name is None else m.name.strip(),
+        "key": None if m.name is None else name_key(m.name), "merged_into": m.merged_into,
+        "removed_at": at if m.name is None else None, "created_at": at})
+        for m in body.members]
+    counted: list[ledger.Finished] = []
     seen: set[int] = set()
     for i, played in enumerate(body.matches):
         path = f"matches[{i}]"
@@ -219,28 +284,30 @@ async def import_backup(session: AsyncSession, body: s.ClubBackup) -> s.CreatedC
         if problems:
             continue
         assert game is not None
-        match_id = secrets.token_urlsafe(MATCH_ID_BYTES)
         try:
-            _match, folded = await add_match(session, match_id, game, played.players,
-                                        played.options, played.private, auth.new_tokens(),
-                                        played.entries, utc(played.created_at), access.CLUB)
+            folded = fold_match(game, set_up(game, list[JSON](played.players), played.options),
+                                played.entries)
         except (InvalidEntry, InvalidOptions, MatchFinished) as error:
             problems += fold_problem(error, path)
             continue
         _check_finished(played.finished, folded, f"{path}.finished", seen, problems)
-        await links.link_match(statements, club.id, match_id, game.id, played.members,
-                               utc(played.created_at))
-        if played.finished is not None:
-            counted.append(_Counted(played.finished.finish, played.finished.finished_at,
-                                    match_id, game, folded))
+        match_id = secrets.token_urlsafe(MATCH_ID_BYTES)
+        created_at = utc(played.created_at)
+        _match_rows(made_match(match_id, game, folded, played.private, auth.new_tokens(),
+                               created_at, access.CLUB), rows)
+        _club_match(club_id, match_id, game, folded, played.members, created_at,
+                    played.finished if folded.finished else None, None, rows, counted)
     for i, tournament in enumerate(body.tournaments):
         path = f"tournaments[{i}]"
         if problems:
             break
-        restored = await restore(session, tournament.backup, f"{path}.backup.")
-        tournament_id = restored.created.id
-        await links.link_tournament(statements, club.id, tournament_id,
-                                    utc(tournament.created_at))
+        try:
+            rebuilt = rebuild(tournament.backup)
+        except Unprocessable as refused:
+            raise Unprocessable(refused.text, errors=[
+                Fault(f"{path}.backup.{fault.path}", fault.code, fault.text)
+                for fault in refused.errors]) from None
+        tournament_id = rebuilt.row.id
         players = {p.player: p.member for p in tournament.players}
         _check_seats(members, [p.member for p in tournament.players], f"{path}.players",
                      problems)
@@ -249,29 +316,107 @@ async def import_backup(session: AsyncSession, body: s.ClubBackup) -> s.CreatedC
             problems.append(Fault(f"{path}.players", "players_and_members", _(
                 "Name the member of every player of the tournament, and only theirs.")))
             continue
-        for player, member in sorted(players.items()):
-            await links.link_player(statements, club.id, tournament_id, player, member)
+        rows.append((TOURNAMENTS, rebuilt.row.model_dump()))
+        rows += [(PLAYERS, p.model_dump()) for p in rebuilt.players]
+        rows += [(ROUNDS, r.model_dump()) for r in rebuilt.rounds]
+        for table, made in zip(rebuilt.tables, rebuilt.matches, strict=True):
+            _match_rows(made, rows)
+            rows.append((TABLES, table.model_dump()))
+        rows.append((links.TOURNAMENTS, {"tournament_id": tournament_id, "club_id": club_id,
+                                         "created_at": utc(tournament.created_at)}))
+        rows += [(links.TOURNAMENT_PLAYERS, {"tournament_id": tournament_id, "player_id": player,
+                                             "club_id": club_id, "member_id": member})
+                 for player, member in sorted(players.items())]
         finishes = {(f.round, f.table): f for f in tournament.finished}
         game = registry.game_by_id(tournament.backup.tournament.game)
-        assert game is not None  # the restore checked it
-        for (number, table), (row, folded) in restored.folds.items():
-            await links.link_match(statements, club.id, row.match_id, game.id,
-                                   [players[p] for p in row.players], at, tournament_id)
-            finished = finishes.pop((number, table), None)
-            _check_finished(finished, folded, f"{path}.finished[{number}/{table}]", seen,
-                            problems)
-            if finished is not None:
-                counted.append(_Counted(finished.finish, finished.finished_at, row.match_id,
-                                        game, folded))
+        assert game is not None  # the rebuild checked it
+        for (number, table_number), (row, folded) in rebuilt.restored.folds.items():
+            finished = finishes.pop((number, table_number), None)
+            _check_finished(finished, folded, f"{path}.finished[{number}/{table_number}]",
+                            seen, problems)
+            _club_match(club_id, row.match_id, game, folded, [players[p] for p in row.players],
+                        at, finished if folded.finished else None, tournament_id, rows,
+                        counted)
         if finishes:
             problems.append(Fault(f"{path}.finished", "unknown_table", _(
                 "A finish names a table the tournament does not have.")))
     if problems:
         raise Unprocessable(_("The backup does not describe a club."), errors=problems)
-    for match in sorted(counted, key=lambda c: c.finish):
-        await ledger.count_as_finished(statements, club.id, match.finish, match.match_id,
-                                       match.game, match.folded, utc(match.finished_at))
-    await session.commit()
-    view = await club_view(session, await load_club(session, club.id))
-    return s.CreatedClub(**msgspec.structs.asdict(view), token=tokens.write,
-                         view_token=tokens.view)
+    member_games, ratings = ledger.counted(club_id, counted)
+    rows += [(ledger.MEMBER_GAMES, row) for row in member_games]
+    rows += [(ledger.RATINGS, row) for row in ratings]
+    club["finished"] = max((match.finish for match in counted), default=0)
+    return _Planned(club_id, tokens, rows)
+
+
+async def import_club(database: Database, body: bytes) -> tuple[str, bytes]:
+    """``POST /clubs/import``: the backup in ``body`` stored as a new club; its id and the
+    answer (a :class:`api.clubs.schemas.CreatedClub`) as JSON.
+
+    Checked, folded, counted and rated in memory first (:func:`_plan`); then stored in short
+    write transactions of :data:`ROWS_PER_WRITE` rows (:class:`api.imports.Turns`), so that
+    rounds of other tables are recorded in between. Until the last one gives the club its token
+    hashes, the club answers nobody (404, as if it did not exist:
+    :func:`api.clubs.service.load_club`), and nobody holds a token of its matches or
+    tournaments. When a write fails, what was written is removed again. The caller runs this in
+    the helper process for a big body (:mod:`api.offload`): decoding, checking and rating it
+    are seconds of work.
+    """
+    planned = _plan(decode_body(body, s.ClubBackup))
+    turns = Turns(database)
+    written: Rows = []
+    try:
+        for start in range(0, len(planned.rows), ROWS_PER_WRITE):
+            part = planned.rows[start:start + ROWS_PER_WRITE]
+            async with turns.write() as statements:
+                await _store(statements, part)
+            written += part
+        async with turns.write() as statements:
+            await _reveal(statements, planned)
+    except BaseException:
+        await forget(turns, owners(written))
+        raise
+    async with database.sessions() as session:
+        view = await club_view(session, await load_club(session, planned.club_id))
+    return planned.club_id, msgspec.json.encode(s.CreatedClub(
+        **msgspec.structs.asdict(view), token=planned.tokens.write,
+        view_token=planned.tokens.view))
+
+
+async def _reveal(statements: Statements, planned: _Planned) -> None:
+    """Give the club its token hashes: from now on it is there."""
+    await statements.run(REVEAL, {"club_key": planned.club_id,
+                                  "token_hash": auth.token_hash(planned.tokens.write),
+                                  "view_token_hash": auth.token_hash(planned.tokens.view)})
+
+
+def _by_table(rows: Rows) -> list[tuple[Table, list[dict[str, Any]]]]:
+    """Rows grouped by table, in the order tables refer to each other."""
+    grouped: dict[Table, list[dict[str, Any]]] = {table: [] for table in INSERTS}
+    for table, row in rows:
+        grouped[table].append(row)
+    return [(table, found) for table, found in grouped.items() if found]
+
+
+async def _store(statements: Statements, rows: Rows) -> None:
+    for table, found in _by_table(rows):
+        await statements.run(INSERTS[table], found)
+
+
+def owners(rows: Rows) -> dict[Table, set[Any]]:
+    """Per table, whom its rows of ``rows`` belong to (:data:`OWNERS`)."""
+    found: dict[Table, set[Any]] = defaultdict(set)
+    for table, row in rows:
+        found[table].add(row[OWNERS[table].name])
+    return found
+
+
+async def forget(turns: Turns, owned: dict[Table, set[Any]]) -> None:
+    """Remove every row of each table of ``owned`` that belongs to one of its owners there,
+    the rows that refer to others first, in short writes."""
+    for table in reversed(INSERTS):
+        keys = sorted(owned.get(table, ()))
+        for start in range(0, len(keys), ROWS_PER_WRITE):
+            async with turns.write() as statements:
+                await statements.run(FORGET[table], [{"owner_key": key} for key in
+                                                     keys[start:start + ROWS_PER_WRITE]])

@@ -5,13 +5,17 @@ from typing import Annotated, Any, Literal
 
 from litestar import Controller, Request, Response, delete, get, patch, post
 from litestar.datastructures import ResponseHeader, State
+from litestar.enums import MediaType
+from litestar.exceptions import HTTPException
 from litestar.params import JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
 
+from api.bodies import json_body
 from api.clubs import backup as club_backup
 from api.clubs import export as club_export
 from api.clubs import schemas as s
 from api.clubs import service
+from api.clubs.backup import MAX_BACKUP_BYTES
 from api.clubs.export import ClubExport
 from api.clubs.ledger import events_channel
 from api.clubs.models import CLUB_ID_LENGTH
@@ -35,9 +39,9 @@ from api.requests import (
     change_events,
 )
 from api.spreadsheet import DecimalMark, Layout, Separator, csv_response
+from api.tournaments.backup import BIG_BACKUP_BYTES
 
 MAX_HISTORY_PAGE = 200
-MAX_BACKUP_BYTES = 64 * 1024 * 1024
 
 ClubId = Annotated[str, PathParameter(
     title="Club id", min_length=1, max_length=CLUB_ID_LENGTH, pattern=r"^[A-Za-z0-9_-]+$",
@@ -76,13 +80,26 @@ class ClubController(Controller):
     @post("/import", operation_id="importClub", status_code=201,
           raises=[BadRequest, Unprocessable], request_max_body_size=MAX_BACKUP_BYTES,
           responses=documented(BadRequest, ContentTooLarge, Unprocessable))
-    async def import_(self, session: Session,
-                      data: JSONBody[s.ClubBackup]) -> Response[s.CreatedClub]:
+    async def import_(self, request: Request[Any, Any, Any],
+                      state: State) -> Response[s.CreatedClub]:
         """Rebuild a club from its backup, with new ids and tokens: the same members, matches,
-        tournaments, statistics and ratings."""
-        created = await club_backup.import_backup(session, data)
-        return Response(created, status_code=201,
-                        headers={"Location": f"{self.path}/{created.id}"})
+        tournaments, statistics and ratings.
+
+        The body is a ``ClubBackup`` (as ``backupClub`` answers it), at most 16 MiB; see
+        :func:`api.clubs.backup.import_club` for how it is stored."""
+        try:
+            body = await json_body(request)
+        except HTTPException as refused:
+            if refused.status_code == ContentTooLarge.status_code:
+                raise ContentTooLarge(club_backup.TOO_LARGE.with_params(
+                    limit=MAX_BACKUP_BYTES >> 20)) from None
+            raise
+        if len(body) > BIG_BACKUP_BYTES:
+            club_id, created = await state.offload.run(club_backup.import_club, body)
+        else:
+            club_id, created = await club_backup.import_club(state.database, body)
+        return Response(created, status_code=201, media_type=MediaType.JSON,
+                        headers={"Location": f"{self.path}/{club_id}"})
 
     @get("/{club_id:str}/backup", operation_id="backupClub", raises=READ,
          responses=documented(*READ), security=TOKEN)

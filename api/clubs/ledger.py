@@ -179,13 +179,48 @@ async def after_match_write(statements: Statements, match_id: str, game: AnyGame
     return await touch_club(statements, club_id, version, at)
 
 
-async def count_as_finished(statements: Statements, club_id: str, finish: int, match_id: str,
-                            game: AnyGame, folded: FoldedMatch, at: datetime) -> ClubChange:
-    """Count a finished match with the finish number it had (a club's backup imported in the
-    order its matches finished): the same incremental path as a match finishing now."""
-    counter, version = await lock_club(statements, club_id)
-    await _finish(statements, club_id, finish, match_id, game, folded, at)
-    return await touch_club(statements, club_id, version, at, finished=max(counter, finish))
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A finished match of a club's history (an imported backup's), to count in its order."""
+
+    finish: int
+    match_id: str
+    game: AnyGame
+    members: list[int]
+    """The member at each seat."""
+    results: dict[int, dict[str, Any]]
+    """Per seat, as :func:`seat_results` gives them."""
+
+
+def counted(club_id: str, finished: Iterable[Finished]) -> tuple[list[dict[str, Any]],
+                                                                  list[dict[str, Any]]]:
+    """The statistics and ratings rows (``club_member_game``, ``club_rating``) of a club whose
+    finished matches are ``finished``: each counted in the order of its finish number as
+    :func:`_finish` counts a match finishing now, in memory, so that a history of thousands of
+    matches is worked out without a statement and stored in a few."""
+    statistics: dict[tuple[int, str], Statistics] = {}
+    ratings: dict[str, dict[int, tuple[Rating, int]]] = defaultdict(dict)
+    changes: list[dict[str, Any]] = []
+    for match in sorted(finished, key=lambda m: m.finish):
+        game_ratings = ratings[match.game.id]
+        sides: dict[int, list[int]] = defaultdict(list)
+        for seat, member in enumerate(match.members):
+            sides[match.results[seat]["side"]].append(member)
+            game_ratings.setdefault(member, (DEFAULT, 0))
+        changes += _rate(match.finish, match.match_id, match.game.id, sides,
+                         _side_ranks(match.results), game_ratings)
+        for seat, member in enumerate(match.members):
+            statistics.setdefault((member, match.game.id), Statistics()).add(
+                stored_result(match.match_id, match.finish,
+                              [match.results[seat][k] for k in RESULT_KEYS]),
+                match.game.measures)
+    member_games = []
+    for (member, game_id), kept in statistics.items():
+        rating, rated = ratings[game_id][member]
+        member_games.append({"club_id": club_id, "member_id": member, "game": game_id,
+                             "statistics": kept.as_json(), "mu": rating.mu,
+                             "sigma": rating.sigma, "rated": rated})
+    return member_games, [{**change, "club_id": club_id} for change in changes]
 
 
 async def _seats(statements: Statements, match_id: str) -> list[Sequence[Any]]:

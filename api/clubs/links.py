@@ -18,13 +18,15 @@ from api.clubs import access, ledger
 from api.clubs.models import ClubTournamentPlayerRow, ClubTournamentRow
 from api.db.statements import Row, Statements
 from api.i18n import _
+from api.imports import HIDDEN
 from api.problems import Fault, Unauthorized, Unprocessable
 
 TOURNAMENTS: Table = SQLModel.metadata.tables[ClubTournamentRow.__tablename__]
 TOURNAMENT_PLAYERS: Table = SQLModel.metadata.tables[ClubTournamentPlayerRow.__tablename__]
 CLUB_TOKENS_FOR_WRITE = select(
     ledger.CLUBS.c.token_hash, ledger.CLUBS.c.view_token_hash, ledger.CLUBS.c.version,
-).where(ledger.CLUBS.c.id == bindparam("club_key")).with_for_update()
+).where(ledger.CLUBS.c.id == bindparam("club_key"),
+        ledger.CLUBS.c.token_hash != HIDDEN).with_for_update()  # not while it is imported
 CLUB_TOKENS_OF_MATCH = select(ledger.CLUBS.c.token_hash, ledger.CLUBS.c.view_token_hash).join(
     ledger.CLUB_MATCHES, ledger.CLUB_MATCHES.c.club_id == ledger.CLUBS.c.id).where(
     ledger.CLUB_MATCHES.c.match_id == bindparam("match_key"),

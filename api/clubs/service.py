@@ -45,6 +45,7 @@ from api.clubs.statistics import Statistics, replayed
 from api.db.models import MatchRow
 from api.db.statements import EngineStatements
 from api.i18n import Words, _
+from api.imports import HIDDEN
 from api.live import Broker, Change
 from api.matches.folds import RecentFolds
 from api.matches.service import now, rename_seats, utc
@@ -112,7 +113,10 @@ CLUB_RECORD = select(*(ledger.CLUBS.c[name] for name in ClubRecord.__slots__))
 
 
 async def load_club(session: AsyncSession, club_id: str) -> ClubRecord:
-    row = (await session.execute(CLUB_RECORD.where(ledger.CLUBS.c.id == club_id))).one_or_none()
+    """The club; 404 if there is none, or while it is being imported (its token hashes
+    :data:`api.imports.HIDDEN`)."""
+    row = (await session.execute(CLUB_RECORD.where(
+        ledger.CLUBS.c.id == club_id, ledger.CLUBS.c.token_hash != HIDDEN))).one_or_none()
     if row is None:
         raise NotFound(ledger.NO_SUCH_CLUB.with_params(club=club_id))
     return ClubRecord(*row)

@@ -13,7 +13,6 @@ to the original's. Everything is checked before anything is stored, with paths i
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -27,8 +26,9 @@ from api import auth
 from api.bodies import decode_body
 from api.db.database import Database
 from api.db.models import MatchRow, RoundRow
-from api.db.statements import EngineStatements, Statements
+from api.db.statements import Statements
 from api.i18n import _, _n
+from api.imports import HIDDEN, Turns
 from api.matches.service import (
     AUDIT,
     MATCH_ID_BYTES,
@@ -176,7 +176,7 @@ class Restored:
 
 
 @dataclass(frozen=True, slots=True)
-class _Rebuilt:
+class Rebuilt:
     """A tournament rebuilt from a backup in memory: every row to store, nothing stored yet."""
 
     restored: Restored
@@ -188,7 +188,7 @@ class _Rebuilt:
     """Per table, in the order of ``tables``: the match's row, then its rounds and audit."""
 
 
-def _rebuild(body: s.Backup) -> _Rebuilt:
+def rebuild(body: s.Backup) -> Rebuilt:
     """Everything checked and folded; 422 with paths into the backup when it cannot be."""
     settings = body.tournament
     game = check_settings(settings, "tournament.")
@@ -250,24 +250,7 @@ def _rebuild(body: s.Backup) -> _Rebuilt:
     view = tournament_view(row, players, rounds, tables)
     created = s.CreatedTournament(**msgspec.structs.asdict(view), token=tokens.write,
                                   view_token=tokens.view)
-    return _Rebuilt(Restored(created, folds), row, players, rounds, tables, matches)
-
-
-async def restore(session: AsyncSession, body: s.Backup, prefix: str = "") -> Restored:
-    """Rebuild the tournament of ``body`` in the session's transaction (a club's backup); 422
-    with paths under ``prefix`` (``tournaments[0].backup.``) when it cannot be."""
-    try:
-        rebuilt = _rebuild(body)
-    except Unprocessable as refused:
-        raise Unprocessable(refused.text, errors=[
-            Fault(f"{prefix}{fault.path}", fault.code, fault.text) for fault in refused.errors
-        ]) from None
-    statements = EngineStatements(session)
-    await statements.run(INSERT_TOURNAMENT, _columns(rebuilt.row))
-    await statements.run(INSERT_PLAYERS, [_columns(p) for p in rebuilt.players])
-    await statements.run(INSERT_ROUNDS, [_columns(r) for r in rebuilt.rounds])
-    await insert_tables(statements, rebuilt.tables, rebuilt.matches)
-    return rebuilt.restored
+    return Rebuilt(Restored(created, folds), row, players, rounds, tables, matches)
 
 
 # --- importing in short writes ------------------------------------------------------------------
@@ -279,16 +262,6 @@ TABLES_PER_WRITE = 250
 """Tables (each with its match, rounds and audit row) stored per write transaction: a few tens
 of milliseconds of SQLite's write lock on a small machine."""
 PLAYERS_PER_WRITE = 2_000
-SQLITE_TURN = 0.12
-"""The pause between two writes of an import on SQLite, longer than the longest sleep of SQLite's
-busy handler (100 ms): a writer of another process waiting for the lock gets it in between."""
-LOCK_POLL = 0.002
-"""How often an import tries for SQLite's write lock while the server holds it
-(:meth:`api.db.database.Database.write`)."""
-HIDDEN = "~"
-"""Starts the id an import is stored under until it is complete: no request can name it (ids
-are letters, digits, ``-`` and ``_``)."""
-
 
 TOURNAMENTS: Table = SQLModel.metadata.tables[TournamentRow.__tablename__]
 PLAYERS: Table = SQLModel.metadata.tables[TournamentPlayerRow.__tablename__]
@@ -339,34 +312,31 @@ async def import_tournament(database: Database, body: bytes) -> tuple[str, bytes
     fails, what was written is removed again. The caller runs this in the helper process for a
     big body (:mod:`api.offload`): decoding, checking and folding it are seconds of work.
     """
-    rebuilt = _rebuild(decode_body(body, s.Backup))
-    turn = SQLITE_TURN if database.engine.dialect.name == "sqlite" else 0.0
+    rebuilt = rebuild(decode_body(body, s.Backup))
+    turns = Turns(database)
     tournament_id = rebuilt.row.id
     hidden = HIDDEN + tournament_id
     written: list[str] = []
     try:
         first = {**_columns(rebuilt.row), "id": hidden}
         players = [{**_columns(p), "tournament_id": hidden} for p in rebuilt.players]
-        async with database.write(poll=LOCK_POLL) as statements:
+        async with turns.write() as statements:
             await statements.run(INSERT_TOURNAMENT, first)
             await statements.run(INSERT_ROUNDS, [{**_columns(r), "tournament_id": hidden}
                                                    for r in rebuilt.rounds])
         for start in range(0, len(players), PLAYERS_PER_WRITE):
-            await asyncio.sleep(turn)
-            async with database.write(poll=LOCK_POLL) as statements:
+            async with turns.write() as statements:
                 await statements.run(INSERT_PLAYERS, players[start:start + PLAYERS_PER_WRITE])
         for start in range(0, len(rebuilt.tables), TABLES_PER_WRITE):
-            await asyncio.sleep(turn)
             part = slice(start, start + TABLES_PER_WRITE)
-            async with database.write(poll=LOCK_POLL) as statements:
+            async with turns.write() as statements:
                 await insert_tables(statements, rebuilt.tables[part], rebuilt.matches[part],
                                      hidden)
             written += [t.match_id for t in rebuilt.tables[part]]
-        await asyncio.sleep(turn)
-        async with database.write(poll=LOCK_POLL) as statements:
+        async with turns.write() as statements:
             await _reveal(statements, hidden, tournament_id)
     except BaseException:
-        await _forget(database, hidden, written, turn)
+        await _forget(turns, hidden, written)
         raise
     return tournament_id, msgspec.json.encode(rebuilt.restored.created)
 
@@ -378,14 +348,13 @@ async def _reveal(statements: Statements, hidden: str, tournament_id: str) -> No
         await statements.run(statement, named)
 
 
-async def _forget(database: Database, hidden: str, match_ids: list[str], turn: float) -> None:
+async def _forget(turns: Turns, hidden: str, match_ids: list[str]) -> None:
     """Remove what an import that failed had written: its tournament rows, then its matches."""
-    async with database.write(poll=LOCK_POLL) as statements:
+    async with turns.write() as statements:
         for statement in _FORGET:
             await statements.run(statement, {"hidden_id": hidden})
     for start in range(0, len(match_ids), TABLES_PER_WRITE):
-        await asyncio.sleep(turn)
         ids = [{"forgotten_id": i} for i in match_ids[start:start + TABLES_PER_WRITE]]
-        async with database.write(poll=LOCK_POLL) as statements:
+        async with turns.write() as statements:
             for statement in _FORGET_MATCHES:
                 await statements.run(statement, ids)

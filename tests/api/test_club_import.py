@@ -1,0 +1,101 @@
+"""A club's backup imported on each database: the same club again, stored in short writes that
+nobody sees until the last, nothing left behind when one fails, and a limit said in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from litestar.testing import AsyncTestClient
+from sqlalchemy import func, select
+
+from api.clubs import backup as club_backup
+from api.clubs import ledger
+from api.db.statements import Statements
+from api.imports import HIDDEN
+from api.settings import Settings
+from tests.api.clubs import CLUBS, Club
+from tests.api.test_club_exports import eventful_club, everything_counted
+from tests.conftest import problem
+from tests.reliability.test_stalls import stored
+
+Client = AsyncTestClient  # type: ignore[type-arg]
+
+
+def without_export_times(backup: dict[str, Any]) -> dict[str, Any]:
+    del backup["exported_at"]
+    for tournament in backup["tournaments"]:
+        del tournament["backup"]["exported_at"]
+    return backup
+
+
+async def test_a_club_exported_and_imported_is_the_same_club(client: Client) -> None:
+    club = await eventful_club(client)
+    saved = (await client.get(f"{club.url}/backup", headers=club.auth)).json()
+    imported = await client.post(f"{CLUBS}/import", json=saved)
+    assert imported.status_code == 201, imported.text
+    body = imported.json()
+    assert imported.headers["location"] == f"{CLUBS}/{body['id']}"
+    copy = Club(client, body["id"], body["token"], body["view_token"])
+    assert await everything_counted(copy) == await everything_counted(club)
+    again = (await client.get(f"{copy.url}/backup", headers=copy.auth)).json()
+    assert without_export_times(again) == without_export_times(saved)
+
+
+async def test_an_import_is_invisible_until_its_last_write_and_leaves_nothing_when_one_fails(
+        client: Client, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    club = await eventful_club(client)
+    saved = (await client.get(f"{club.url}/backup", headers=club.auth)).json()
+    before = await stored(settings.database_url)
+    monkeypatch.setattr(club_backup, "ROWS_PER_WRITE", 5)  # many writes, each committed
+    seen: list[tuple[str, int]] = []
+
+    async def fails(statements: Statements, planned: Any) -> None:
+        """The last write, which would reveal the club: everything else is stored by now."""
+        (token_hash,) = await statements.one(
+            select(ledger.CLUBS.c.token_hash).where(ledger.CLUBS.c.id == planned.club_id), {})
+        (seats,) = await statements.one(select(func.count()).select_from(ledger.SEATS).where(
+            ledger.SEATS.c.club_id == planned.club_id), {})
+        seen.append((token_hash, seats))
+        raise OSError("the disk is full")
+
+    monkeypatch.setattr(club_backup, "_reveal", fails)
+    failed = await client.post(f"{CLUBS}/import", json=saved)
+    assert failed.status_code == 500
+    assert [token_hash for token_hash, _seats in seen] == [HIDDEN]
+    assert seen[0][1] > 0, "the seats were written before the last write"
+    assert await stored(settings.database_url) == before
+
+
+async def test_an_importing_club_answers_nobody(client: Client,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """While its rows are being stored a club is not there, even for its own token."""
+    club = await eventful_club(client)
+    saved = (await client.get(f"{club.url}/backup", headers=club.auth)).json()
+    hidden: list[str] = []
+
+    async def hides(statements: Statements, planned: Any) -> None:
+        hidden.append(planned.club_id)
+        raise OSError("stop before the reveal")
+
+    monkeypatch.setattr(club_backup, "_reveal", hides)
+    monkeypatch.setattr(club_backup, "forget", _keep)
+    assert (await client.post(f"{CLUBS}/import", json=saved)).status_code == 500
+    problem(await client.get(f"{CLUBS}/{hidden[0]}", headers=club.auth), 404)
+    problem(await client.post("/api/v1/matches", headers=club.auth, json={
+        "game": "tschau-sepp", "players": ["Ann", "Bea"], "options": {"games": 1},
+        "club": hidden[0]}), 422)
+
+
+async def _keep(*_args: Any) -> None:
+    """Leave what a failed import wrote, to look at it."""
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", "at most 16 MiB"), ("de", "höchstens 16 MiB"), ("fr", "16 Mio"), ("it", "16 MiB")])
+async def test_a_club_backup_over_the_limit_is_413_naming_the_limit(
+        client: Client, language: str, words: str) -> None:
+    body = b'{"format": "tafelrunde-club", "name": "' + b"x" * club_backup.MAX_BACKUP_BYTES + b'"}'
+    refused = problem(await client.post(f"{CLUBS}/import", content=body, headers={
+        "Content-Type": "application/json", "Accept-Language": language}), 413)
+    assert words in refused["detail"]
