@@ -10,8 +10,9 @@ fresh fold of its stored entries (``scoring.match.fold_match``).
 
 Prints rounds/s, p99 latency of a round (first try to 201, retries included), lost and doubled
 rounds, and the CPU time one round cost the server's processes and PostgreSQL's (read from
-/proc): on a machine shared with other work the rate says how much CPU the run got, the CPU per
-round what the code needs. Exits 1 if anything was lost, doubled or inconsistent.
+/proc) and this bench's own phones: on a machine shared with other work the rate says how much
+CPU the run got, the CPU per round what the code needs, and the phones' share tells whether the
+bench itself was what ran out of CPU. Exits 1 if anything was lost, doubled or inconsistent.
 
     python bench/load.py [--clients 100] [--rounds 50] [--database sqlite|postgresql|both]
                          [--workers 1 2 4] [--smoke]
@@ -72,6 +73,7 @@ class Figures:
     problems: tuple[str, ...]
     server_cpu_ms: float
     database_cpu_ms: float
+    client_cpu_ms: float
 
     @property
     def clean(self) -> bool:
@@ -91,9 +93,10 @@ async def run(database: str, clients: int, rounds: int, *, seed: int = 1,
             await server.start()
             try:
                 before = await _cpu(server, url)
-                began = time.perf_counter()
+                began, client_began = time.perf_counter(), time.process_time()
                 tally = await play(server.url, clients, rounds, seed=seed, chaos=chaos)
                 seconds = time.perf_counter() - began
+                client_seconds = time.process_time() - client_began
                 after = await _cpu(server, url)
             finally:
                 await server.stop()
@@ -109,6 +112,7 @@ async def run(database: str, clients: int, rounds: int, *, seed: int = 1,
         problems=tuple(tally.unexpected + audit.problems),
         server_cpu_ms=_per_round(before[0], after[0], tally.rounds),
         database_cpu_ms=_per_round(before[1], after[1], tally.rounds),
+        client_cpu_ms=round(client_seconds * 1000 / max(tally.rounds, 1), 2),
     )
 
 
@@ -160,7 +164,8 @@ def main() -> int:
               f"p99 {figures.p99_ms} ms, lost {figures.lost}, doubled {figures.doubled} "
               f"({figures.dropped_on_purpose} requests dropped on purpose, "
               f"{figures.retries} retries, {figures.server_errors} server errors); CPU per "
-              f"round: server {figures.server_cpu_ms} ms, database {figures.database_cpu_ms} ms")
+              f"round: server {figures.server_cpu_ms} ms, database {figures.database_cpu_ms} ms, "
+              f"this bench's phones {figures.client_cpu_ms} ms")
         for problem in figures.problems[:20]:
             print(f"  problem: {problem}")
     return 0 if clean else 1

@@ -41,7 +41,8 @@ from api import cli  # noqa: E402
 from api.db.database import Database  # noqa: E402
 from api.db.engine import create_engine  # noqa: E402
 from api.live import MemoryBroker  # noqa: E402
-from api.matches.service import MATCHES, MatchRecord, new_match_row, now  # noqa: E402
+from api.matches.folds import MatchRecord  # noqa: E402
+from api.matches.service import MATCHES, new_match_row, now  # noqa: E402
 from api.tournaments import schemas as s  # noqa: E402
 from api.tournaments import service  # noqa: E402
 from api.tournaments.models import (  # noqa: E402

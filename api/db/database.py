@@ -10,6 +10,8 @@
   once on a thread, after this process's next writer has had its turn.
 * :meth:`Database.read_one` is a read of one row in one statement (on PostgreSQL in autocommit:
   one round trip).
+* :meth:`Database.write_one` (PostgreSQL only, :attr:`Database.writes_one_statement`) is a write
+  that is one statement, its own transaction: one round trip, no BEGIN and no COMMIT.
 * :attr:`Database.sessions` opens ORM sessions for everything else.
 
 On SQLite, writers of this process queue on :attr:`Database.writer_lock` first, whichever way
@@ -97,6 +99,22 @@ class Database:
                 return await DriverStatements(await driver_of(connection),
                                               self._postgres).one(statement, params)
             return await EngineStatements(connection).one(statement, params)
+
+    @property
+    def writes_one_statement(self) -> bool:
+        """Whether :meth:`write_one` can be used: PostgreSQL, whose statements may change
+        several tables at once (``WITH ... UPDATE ... INSERT``); SQLite's cannot."""
+        return self._postgres is not None
+
+    async def write_one(self, statement: Executable, params: Params) -> Row | None:
+        """Run one statement that writes, committed as it ends (durable as :meth:`write` is:
+        the connection's ``synchronous_commit``); its first row, or None. PostgreSQL only."""
+        assert self._postgres is not None, "only PostgreSQL writes in one statement"
+        from api.db.driver_postgres import DriverStatements, driver_of
+
+        async with self._one_statement.connect() as connection:
+            return await DriverStatements(await driver_of(connection),
+                                          self._postgres).one(statement, params)
 
     @asynccontextmanager
     async def write(self, *, poll: float | None = None) -> AsyncIterator[Statements]:

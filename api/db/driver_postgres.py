@@ -39,7 +39,10 @@ class DriverStatements:
 
     async def one(self, statement: Executable, params: Params) -> Row | None:
         compiled = self._compiled(statement, params)
-        raw = await self._connection.fetchrow(compiled.sql, *compiled.parameters(params))
+        try:
+            raw = await self._connection.fetchrow(compiled.sql, *compiled.parameters(params))
+        except asyncpg.IntegrityConstraintViolationError as error:  # a statement that writes
+            raise IntegrityError(compiled.sql, dict(params), error) from None
         return None if raw is None else compiled.rows([raw])[0]
 
     async def all(self, statement: Executable, params: Params) -> Sequence[Row]:

@@ -78,7 +78,7 @@ class MatchController(Controller):
         """Create a match; the answer holds its write token and view token, shown only once.
 
         With ``club`` the match is the club's (``Authorization: Bearer <club token>``)."""
-        created = said_match(words, await service.create_match(state.database, data,
+        created = said_match(words, await service.create_match(state.database, state.folds, data,
                                                                authorization(request)))
         return Response(created, status_code=201,
                         headers={"Location": f"{self.path}/{created.id}"})

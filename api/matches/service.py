@@ -4,8 +4,11 @@ Every write locks the match row (PostgreSQL ``SELECT ... FOR UPDATE``; SQLite ho
 write lock from ``BEGIN IMMEDIATE``), folds the complete new list of entries, stores the entries,
 each round's result and totals and the match's verdict, appends an audit row and commits, all in
 one transaction (:meth:`api.db.database.Database.write`); only then is the change published to
-live subscribers. Each write also stores the match's new snapshot (the ``GET`` answer), so
-reading a match is reading one row.
+live subscribers. One exception, on PostgreSQL: a new round of a match this process wrote last is
+folded onto the rounds it knows and stored in one statement that writes only if the match is
+still at the version known (:data:`ROUND_IN_ONE_STATEMENT`): a dozen round trips to the database
+become one; whenever it writes nothing, the locked way runs. Each write also stores the match's
+new snapshot (the ``GET`` answer), so reading a match is reading one row.
 
 The statements are Core statements defined once below, with every value a named parameter, so
 that each is compiled once and runs the same way on the event loop's SQLite connection and
@@ -28,7 +31,23 @@ from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
-from sqlalchemy import Table, Text, bindparam, cast, delete, insert, select, update
+from sqlalchemy import (
+    Boolean,
+    Integer,
+    Select,
+    Table,
+    Text,
+    bindparam,
+    cast,
+    delete,
+    exists,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel, col
@@ -43,7 +62,7 @@ from api.db.statements import EngineStatements, Row, Statements
 from api.i18n import Phrase, _, _n
 from api.live import Broker, Change
 from api.matches import schemas as s
-from api.matches.folds import RecentFolds
+from api.matches.folds import MatchRecord, RecentFolds, Stored
 from api.problems import (
     NO_SUCH_GAME,
     Conflict,
@@ -51,14 +70,15 @@ from api.problems import (
     Forbidden,
     NotFound,
     PreconditionFailed,
+    Unauthorized,
     Unprocessable,
     field_problems,
     unknown_game,
 )
-from api.tournaments.access import MatchWriter, Sender, match_writer
+from api.tournaments.access import TABLES, MatchWriter, Sender, match_writer
 from scoring import registry
 from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
-from scoring.game import AnyGame, Setup
+from scoring.game import AnyGame
 from scoring.match import FoldedMatch, fold_match, names_of, set_up
 from scoring.messages import Names, Wording
 from scoring.reading import JSON
@@ -71,21 +91,6 @@ IDEMPOTENCY: Table = SQLModel.metadata.tables[IdempotencyRow.__tablename__]
 
 NOBODY = Sender()
 """A write that names no phone (a client other than the app, a test)."""
-
-
-@dataclass(frozen=True, slots=True)
-class MatchRecord:
-    """A match's own columns: what a fold does not decide."""
-
-    id: str
-    game: str
-    players: list[JSON]
-    options: JSON
-    private: bool
-    write_token_hash: str
-    view_token_hash: str
-    version: int
-    created_at: datetime
 
 
 MATCH_RECORD = select(*(MATCHES.c[field.name] for field in fields(MatchRecord))).where(
@@ -105,24 +110,65 @@ IDEMPOTENT_ANSWER = select(IDEMPOTENCY.c.fingerprint, IDEMPOTENCY.c.status, IDEM
     .where(IDEMPOTENCY.c.match_id == bindparam("match_id"),
            IDEMPOTENCY.c.key == bindparam("key"))
 INSERT_IDEMPOTENT_ANSWER = insert(IDEMPOTENCY)
+
+
+def _round_in_one_statement(idempotent: bool) -> Select[int]:
+    """Record a round in one statement, for a match whose state this process knows
+    (:meth:`RecentFolds.last_written`; PostgreSQL, :meth:`Database.write_one`): the match row
+    gets its new version and snapshot only if it is still at the version known, and the round,
+    the audit record and the idempotency record are inserted only if it did. Its one row counts
+    the match rows written: 0 when the locked way must be taken instead, because another write
+    came first, this ``Idempotency-Key`` was used already, the match is a tournament's table
+    (its writes lock the tournament), or the round finishes a club's match (the club's
+    statistics change with it). Parameters: the match's new columns as ``set_<column>``
+    (:data:`MATCH_WRITTEN`), ``known_version``, ``finishes``, the new round's ``round_*``, the
+    audit's ``at``, ``token_kind`` and ``no_entry`` (None), and with ``idempotent`` the
+    idempotency record's ``key``, ``fingerprint`` and ``answer``."""
+    match_id = bindparam("match_id", type_=MATCHES.c.id.type)
+    conditions = [
+        MATCHES.c.id == match_id, MATCHES.c.version == bindparam("known_version"),
+        ~exists().where(TABLES.c.match_id == match_id),
+        or_(~bindparam("finishes", type_=Boolean),
+            ~exists().where(ledger.CLUB_MATCHES.c.match_id == match_id)),
+    ]
+    if idempotent:
+        conditions.append(~exists().where(IDEMPOTENCY.c.match_id == match_id,
+                                          IDEMPOTENCY.c.key == bindparam("key")))
+    written = update(MATCHES).where(*conditions).values({
+        name: bindparam(f"set_{name}", type_=MATCHES.c[name].type) for name in MATCH_WRITTEN
+    }).returning(MATCHES.c.id).cte("written")
+
+    def inserted(table: Table, values: dict[str, Any]) -> Any:
+        """``INSERT INTO table SELECT ... FROM written``: a row only if the match was written."""
+        return insert(table).from_select(
+            ["match_id", *values], select(written.c.id, *(
+                bindparam(name, type_=table.c[column].type) if isinstance(name, str) else name
+                for column, name in values.items()))).cte(f"inserted_{table.name}")
+
+    ctes = [
+        inserted(ROUNDS, {"number": "round_number", "entry": "round_entry",
+                          "result": "round_result", "totals": "round_totals"}),
+        inserted(AUDIT, {"at": "at", "action": literal("round_added"), "round": "round_number",
+                         "old_entry": "no_entry", "new_entry": "round_entry",
+                         "token_kind": "token_kind"}),
+    ]
+    if idempotent:
+        ctes.append(inserted(IDEMPOTENCY, {"key": "key", "fingerprint": "fingerprint",
+                                           "status": literal(201, Integer), "body": "answer"}))
+    return select(func.count()).select_from(written).add_cte(*ctes)
+
+
+MATCH_WRITTEN = ("version", "status", "winners", "reason", "standings", "next_dealer",
+                 "updated_at", "snapshot")
+"""The columns of a match row a write changes (:func:`match_columns`)."""
+ROUND_IN_ONE_STATEMENT = {True: _round_in_one_statement(True),
+                          False: _round_in_one_statement(False)}
 # Everything a read of a match needs, in one statement; the snapshot as the JSON text it was
 # stored as (``CAST``: PostgreSQL's driver would otherwise decode it).
 READ_SNAPSHOT = select(
     MATCHES.c.private, MATCHES.c.write_token_hash, MATCHES.c.view_token_hash, MATCHES.c.version,
     cast(MATCHES.c.snapshot, Text).label("snapshot"),
 ).where(MATCHES.c.id == bindparam("match_id"))
-
-
-@dataclass(frozen=True, slots=True)
-class Stored:
-    """A match as stored: its record, its game, and (for folding) its round entries in order."""
-
-    record: MatchRecord
-    game: AnyGame
-    entries: tuple[JSON, ...] = ()
-
-    def setup(self) -> Setup[Any]:
-        return set_up(self.game, self.record.players, self.record.options)
 
 
 def no_match(match_id: str) -> Phrase:
@@ -294,7 +340,7 @@ async def add_match(session: AsyncSession, match_id: str, game: AnyGame, names: 
     return match, folded
 
 
-async def create_match(database: Database, body: s.NewMatch,
+async def create_match(database: Database, folds: RecentFolds, body: s.NewMatch,
                        authorization: str | None = None) -> s.CreatedMatch:
     """A new match; with ``club`` the club's, its players the club's members (club token)."""
     game = registry.game_by_id(body.game)
@@ -325,6 +371,7 @@ async def create_match(database: Database, body: s.NewMatch,
                                    at)
             await ledger.touch_club(statements, body.club, club_version, at)
         await _audit(statements, record.id, at, "create", auth.MATCH_TOKEN)
+    folds.remember(Stored(record, game))
     return s.CreatedMatch(**msgspec.structs.asdict(row["snapshot"]), token=tokens.write,
                           view_token=tokens.view)
 
@@ -504,6 +551,71 @@ async def record_round(
 ) -> s.RoundWritten | Replay:
     """Append a round; with ``idempotency`` when the client sent a key."""
     entry = unwrap_entry(body)
+    known = await _record_known_round(database, folds, match_id, authorization, entry,
+                                      idempotency)
+    if known is not None:
+        written, writer, number = known
+    else:
+        found = await _record_locked_round(database, folds, match_id, authorization, entry,
+                                           idempotency, sender)
+        if isinstance(found, Replay):
+            return found
+        written, writer, number = found
+    await _publish(broker, writer, match_id, written, "round_added", number)
+    assert written.answer is not None
+    return written.answer
+
+
+async def _record_known_round(
+    database: Database, folds: RecentFolds, match_id: str, authorization: str | None,
+    entry: JSON, idempotency: Idempotency | None,
+) -> tuple[Written, MatchWriter, int] | None:
+    """Record the round in one statement (:data:`ROUND_IN_ONE_STATEMENT`) from the match as
+    this process last wrote it; None when that cannot be done and the locked way must be
+    taken: not PostgreSQL, a match not kept, a token that is not the match's own (the locked
+    way tells why, or takes a club's), a round that does not fold onto the kept rounds (the
+    locked way answers against the rounds stored now), or the statement wrote nothing."""
+    stored = folds.last_written(match_id) if database.writes_one_statement else None
+    if stored is None:
+        return None
+    record = stored.record
+    try:
+        token_kind = auth.require_write(authorization, record.write_token_hash)
+        folded = folds.fold(record.id, stored.game, record.players, record.options,
+                            [*stored.entries, entry])
+    except (Unauthorized, Forbidden, InvalidEntry, MatchFinished):
+        return None
+    at = now()
+    version = record.version + 1
+    columns, rounds = match_columns(record, version, folded, at)
+    played = rounds[-1]
+    answer = _round_written(columns, played)
+    params: dict[str, Any] = {
+        "match_id": record.id, "known_version": record.version, "finishes": folded.finished,
+        **{f"set_{name}": columns[name] for name in MATCH_WRITTEN},
+        "round_number": played["number"], "round_entry": played["entry"],
+        "round_result": played["result"], "round_totals": played["totals"],
+        "at": at, "token_kind": token_kind, "no_entry": None,  # JSON null, as _audit stores
+    }
+    if idempotency is not None:
+        params |= {"key": idempotency.key, "fingerprint": idempotency.fingerprint,
+                   "answer": answer}
+    try:
+        row = await database.write_one(ROUND_IN_ONE_STATEMENT[idempotency is not None], params)
+    except IntegrityError:  # a write that raced past the conditions: the locked way decides
+        return None
+    if row is None or row[0] == 0:
+        return None
+    folds.remember(Stored(replace(record, version=version), stored.game,
+                          (*stored.entries, entry)))
+    return Written(version, answer, None), MatchWriter(token_kind), len(rounds)
+
+
+async def _record_locked_round(
+    database: Database, folds: RecentFolds, match_id: str, authorization: str | None,
+    entry: JSON, idempotency: Idempotency | None, sender: Sender,
+) -> tuple[Written, MatchWriter, int] | Replay:
+    """Record the round with the match row locked and read: every case, in one transaction."""
     try:
         async with database.write() as statements:
             stored, writer = await _load_for_writing(statements, match_id, authorization)
@@ -513,9 +625,9 @@ async def record_round(
                 if earlier is not None:
                     return earlier
             number = len(stored.entries) + 1
-            written = await _store_fold(statements, folds, stored, writer,
-                                        [*stored.entries, entry], number, "round_added",
-                                        sender, new_entry=entry)
+            entries = (*stored.entries, entry)
+            written = await _store_fold(statements, folds, stored, writer, entries, number,
+                                        "round_added", sender, new_entry=entry)
             if idempotency is not None:
                 await statements.run(INSERT_IDEMPOTENT_ANSWER, {
                     **idempotency.stored_as(match_id), "fingerprint": idempotency.fingerprint,
@@ -529,9 +641,17 @@ async def record_round(
                 return replay
         raise Conflict(_("Another round was recorded at the same moment; load the match "
                          "again.")) from None
-    await _publish(broker, writer, match_id, written, "round_added", number)
-    assert written.answer is not None
-    return written.answer
+    _remember(folds, stored, writer, written, entries)
+    return written, writer, number
+
+
+def _remember(folds: RecentFolds, stored: Stored, writer: MatchWriter, written: Written,
+              entries: Sequence[JSON]) -> None:
+    """Keep the match as a committed write left it, for its next round in one statement; not a
+    tournament's table, whose rounds can never be written that way."""
+    if writer.table is None:
+        folds.remember(Stored(replace(stored.record, version=written.version), stored.game,
+                              tuple(entries)))
 
 
 def _existing(stored: Stored, number: int) -> JSON:
@@ -556,6 +676,7 @@ async def correct_round(
         entries[number - 1] = entry
         written = await _store_fold(statements, folds, stored, writer, entries, number,
                                     "round_corrected", sender, old_entry, entry)
+    _remember(folds, stored, writer, written, entries)
     await _publish(broker, writer, match_id, written, "round_corrected", number)
     assert written.answer is not None
     return written.answer
@@ -574,6 +695,7 @@ async def undo_round(
         _check_version(stored.record, if_match)
         written = await _store_fold(statements, folds, stored, writer, stored.entries[:-1],
                                     number, "round_undone", sender, old_entry=last)
+    _remember(folds, stored, writer, written, stored.entries[:-1])
     await _publish(broker, writer, match_id, written, "round_undone", number)
 
 

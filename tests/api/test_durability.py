@@ -24,6 +24,7 @@ from api.db.database import Database
 from api.db.engine import create_engine
 from api.db.group_sync import GroupSync
 from api.db.loop_sqlite import LoopSQLite
+from api.matches.folds import RecentFolds
 from api.matches.schemas import NewMatch
 from api.matches.service import create_match
 from api.settings import Settings
@@ -93,7 +94,8 @@ async def test_a_write_on_the_loop_waits_for_the_disk_unless_synchronous_is_norm
     database = Database(create_engine(database_url, synchronous=synchronous),
                         synchronous=synchronous)
     try:
-        await create_match(database, NewMatch(game="tschau-sepp", players=["Ann", "Bea"]))
+        await create_match(database, RecentFolds(), NewMatch(game="tschau-sepp",
+                                                             players=["Ann", "Bea"]))
     finally:
         await database.close()
     assert disk_events[0] == "commit"

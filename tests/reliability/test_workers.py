@@ -132,12 +132,14 @@ async def test_two_workers_share_one_port_and_hear_each_others_changes(
     process, base, _database = two_workers
     port = int(base.rsplit(":", 1)[1])
     workers = await until_both_answer(process, base)
-    async with httpx.AsyncClient(base_url=base, timeout=10) as http:
-        created = (await http.post("/api/v1/matches", json={
-            "game": "tschau-sepp", "players": ["Ann", "Bea"]})).json()
-    events = f"{base}/api/v1/matches/{created['id']}/events"
-
     async with AsyncExitStack() as stack:
+        # The round goes on the connection that created the match (unless it sat idle too
+        # long), so the worker that knows the match records it in one statement
+        # (tests/api/test_one_statement_rounds.py) and the other one hears it.
+        writer = await stack.enter_async_context(httpx.AsyncClient(base_url=base, timeout=10))
+        created = (await writer.post("/api/v1/matches", json={
+            "game": "tschau-sepp", "players": ["Ann", "Bea"]})).json()
+        events = f"{base}/api/v1/matches/{created['id']}/events"
         # Phones open the match until each worker holds one's event stream (the kernel hands
         # each new connection to whichever worker accepts first).
         streams: dict[int, AsyncIterator[str]] = {}
@@ -153,12 +155,11 @@ async def test_two_workers_share_one_port_and_hear_each_others_changes(
                 break
         assert set(streams) == workers
 
-        async with httpx.AsyncClient(base_url=base, timeout=10) as writer:
-            posted = await writer.post(f"/api/v1/matches/{created['id']}/rounds",
-                                       json={"winner": 0, "penalty": [0, 4]},
-                                       headers={"Authorization": f"Bearer {created['token']}"})
-            assert posted.status_code == 201
-            (other,) = workers - {worker_of(posted, port, workers)}
+        posted = await writer.post(f"/api/v1/matches/{created['id']}/rounds",
+                                   json={"winner": 0, "penalty": [0, 4]},
+                                   headers={"Authorization": f"Bearer {created['token']}"})
+        assert posted.status_code == 201
+        (other,) = workers - {worker_of(posted, port, workers)}
         change = await asyncio.wait_for(next_change(streams[other]), 10)
         assert change == {"version": 2, "action": "round_added", "round": 1}
 
