@@ -33,6 +33,7 @@ from typing import Any
 # scoring package: put the repository root there instead.
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
+import msgspec  # noqa: E402
 from sqlalchemy import insert, update  # noqa: E402
 from sqlalchemy.ext.asyncio import AsyncSession  # noqa: E402
 from sqlmodel import col  # noqa: E402
@@ -40,7 +41,6 @@ from sqlmodel import col  # noqa: E402
 from api import cli  # noqa: E402
 from api.db.database import Database  # noqa: E402
 from api.db.engine import create_engine  # noqa: E402
-from api.live import MemoryBroker  # noqa: E402
 from api.matches.folds import MatchRecord  # noqa: E402
 from api.matches.service import MATCHES, new_match_row, now  # noqa: E402
 from api.tournaments import schemas as s  # noqa: E402
@@ -138,8 +138,9 @@ async def measure(count: int, url: str) -> tuple[float, float, int]:
             await session.commit()
         async with sessions() as session:
             start = time.perf_counter()
-            started = await service.start_round(
-                session, database, MemoryBroker(), created.id, f"Bearer {created.token}")
+            started = msgspec.json.decode(
+                (await service.seat_round(database, session, created.id,
+                                          f"Bearer {created.token}")).body, type=s.StartedRound)
             seating = time.perf_counter() - start
         async with sessions() as session:
             await confirm_round(session, created.id, SEATED_ROUND, rng)

@@ -124,8 +124,13 @@ def no_tournament(tournament_id: str) -> Phrase:
 
 def require_organiser(authorization: str | None, tournament: TournamentRow) -> str:
     """The organiser token itself (table tokens are derived from it); 401/403 otherwise."""
+    return organiser_key(authorization, tournament.organiser_token_hash)
+
+
+def organiser_key(authorization: str | None, organiser_token_hash: str) -> str:
+    """:func:`require_organiser` for a tournament read as a Core row."""
     token = auth.bearer_token(authorization)
-    if not holds(token, tournament.organiser_token_hash):
+    if not holds(token, organiser_token_hash):
         raise Forbidden(_("Only the organiser's key may do this."))
     return token
 

@@ -330,8 +330,8 @@ async def import_tournament(database: Database, body: bytes) -> tuple[str, bytes
         for start in range(0, len(rebuilt.tables), TABLES_PER_WRITE):
             part = slice(start, start + TABLES_PER_WRITE)
             async with turns.write() as statements:
-                await insert_tables(statements, rebuilt.tables[part], rebuilt.matches[part],
-                                     hidden)
+                await insert_tables(statements, [_columns(t) for t in rebuilt.tables[part]],
+                                    rebuilt.matches[part], hidden)
             written += [t.match_id for t in rebuilt.tables[part]]
         async with turns.write() as statements:
             await _reveal(statements, hidden, tournament_id)

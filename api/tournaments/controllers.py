@@ -142,10 +142,14 @@ class TournamentController(Controller):
           opt={"reads": True})  # the write begins once the seating is worked out
     async def start_round(self, request: Request[Any, Any, Any], state: State,
                           session: Session,
-                          tournament_id: TournamentId) -> s.StartedRound:
+                          tournament_id: TournamentId) -> Response[s.StartedRound]:
         """Seat every active player and create one match per table, with its table token."""
-        return await service.start_round(session, state.database, broker(request),
-                                         tournament_id, authorization(request))
+        started = await service.start_round(session, state.database, state.offload,
+                                            broker(request), tournament_id,
+                                            authorization(request))
+        # The StartedRound already encoded (perhaps by the helper process): sent as it is.
+        return Response(started.body, status_code=201,  # type: ignore[arg-type]
+                        media_type=MediaType.JSON)
 
     @get("/{tournament_id:str}/rounds/{number:int}/tokens", operation_id="roundTokens",
          raises=READ, responses=documented(*READ), security=ORGANISER)

@@ -4,8 +4,8 @@ helper process (:mod:`api.offload`) for a big one, and kept per tournament versi
 
 A tournament of 10,000 players has 15,000 tables after six rounds; reading them, folding the
 standings and writing the JSON took seconds on the loop, during which nothing else was
-answered. A big one (more than :data:`BIG_ROWS` players and tables together) is read by the
-helper with its own connection, which answers the encoded bytes.
+answered. A big one (more than :data:`api.tournaments.service.BIG_ROWS` players and tables
+together) is read by the helper with its own connection, which answers the encoded bytes.
 
 Decisions: every answer anyone may read (not the organiser's backup) is kept by tournament,
 version, the reader's kind of token and the read's options, in a cache of at most
@@ -24,9 +24,7 @@ from typing import Any, Literal
 
 import msgspec
 from litestar import Response
-from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlmodel import col
 
 from api.db.database import Database
 from api.i18n.negotiation import Choice
@@ -38,11 +36,7 @@ from api.spreadsheet import CSV_MEDIA_TYPE, Layout
 from api.tournaments import backup, export, service
 from api.tournaments import schemas as s
 from api.tournaments.access import require_organiser
-from api.tournaments.models import TournamentPlayerRow, TournamentTableRow
 
-BIG_ROWS = 400
-"""Players and tables together above which a tournament is read in the helper process: about
-50 ms of work on the loop of a small machine."""
 CACHE_BYTES = 64 * 1024 * 1024
 JSON_MEDIA_TYPE = "application/json"
 HTML_MEDIA_TYPE = "text/html"
@@ -112,14 +106,6 @@ async def answer_in_helper(database: Database, read: Read, tournament_id: str,
         return answer
 
 
-async def is_big(session: AsyncSession, tournament_id: str) -> bool:
-    players = select(func.count()).where(col(TournamentPlayerRow.tournament_id) == tournament_id)
-    tables = select(func.count()).where(col(TournamentTableRow.tournament_id) == tournament_id)
-    rows = (await session.execute(select(players.scalar_subquery() + tables.scalar_subquery())
-                                  )).scalar_one()
-    return int(rows) > BIG_ROWS
-
-
 class Answers:
     """Where the reads are computed, and the answers kept (one per app)."""
 
@@ -138,7 +124,7 @@ class Answers:
         if kept is not None:
             self._kept.move_to_end(key)
             return kept.response()
-        if await is_big(session, tournament_id):
+        if await service.is_big(session, tournament_id):
             answer = await self._offload.run(answer_in_helper, read, tournament_id,
                                              authorization, *options)
         else:

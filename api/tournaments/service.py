@@ -45,7 +45,7 @@ from datetime import datetime
 from typing import Any
 
 import msgspec
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel, col
 
@@ -53,10 +53,10 @@ from api import auth
 from api.clubs import ledger, links
 from api.clubs.members import members_for
 from api.db.database import Database
-from api.db.engine import WRITE
 from api.db.models import MatchRow
 from api.db.statements import EngineStatements, Statements
 from api.i18n import Phrase, _, _n
+from api.imports import LOCK_POLL
 from api.live import Broker, Change
 from api.matches.service import (
     INSERT_AUDIT,
@@ -67,6 +67,7 @@ from api.matches.service import (
     now,
     utc,
 )
+from api.offload import Offload
 from api.problems import (
     NO_SUCH_GAME,
     Conflict,
@@ -83,12 +84,15 @@ from api.tournaments import schemas as s
 from api.tournaments.access import (
     ORGANISER,
     TABLE,
+    TOURNAMENT_FOR_WRITE,
+    UPDATE_TOURNAMENT,
     Sender,
     events_channel,
     holds,
     lock_tournament,
     new_table_phone,
     no_tournament,
+    organiser_key,
     read_kind,
     require_organiser,
     table_phone_id,
@@ -258,6 +262,20 @@ async def stored_tables(session: AsyncSession, tournament_id: str) -> list[Store
                     confirmed)
         for number, table, match_id, players, places, shares, confirmed in rows
     ]
+
+
+BIG_ROWS = 400
+"""Players and tables together above which a tournament's whole reads and its round starts are
+worked on in the helper process (:mod:`api.offload`): about 50 ms of work on the loop of a small
+machine."""
+
+
+async def is_big(session: AsyncSession, tournament_id: str) -> bool:
+    players = select(func.count()).where(col(TournamentPlayerRow.tournament_id) == tournament_id)
+    tables = select(func.count()).where(col(TournamentTableRow.tournament_id) == tournament_id)
+    rows = (await session.execute(select(players.scalar_subquery() + tables.scalar_subquery())
+                                  )).scalar_one()
+    return int(rows) > BIG_ROWS
 
 
 def table_state(table: TournamentTableRow) -> s.TableState:
@@ -642,17 +660,20 @@ def _seat(asked: _SeatingAsked) -> _Seated:
 
 @dataclass(frozen=True, slots=True)
 class _Prepared:
-    """A round seated, with every table's new match made, before anything is stored."""
+    """A round seated, with every table's new match made, before anything is stored: plain
+    rows, ready for Core inserts."""
 
     asked: _SeatingAsked
     seated: _Seated
-    tables: list[TournamentTableRow]
+    tables: list[dict[str, Any]]
+    """Each table's row (:class:`api.tournaments.models.TournamentTableRow`'s columns)."""
     matches: list[tuple[dict[str, Any], list[dict[str, Any]]]]
     at: datetime
 
 
 def _prepare_round(asked: _SeatingAsked, organiser_token: str, at: datetime) -> _Prepared:
-    """Seat the round and make its matches: pure work, done on a thread (see :func:`_seat`)."""
+    """Seat the round and make its matches: pure work, done off the event loop (see
+    :func:`seat_round`)."""
     seated = _seat(asked)
     number = asked.number
     per_place = place_points(asked.points)
@@ -664,7 +685,7 @@ def _prepare_round(asked: _SeatingAsked, organiser_token: str, at: datetime) -> 
             errors=[Fault("points.per_place", "missing_table_size", _(
                 "There are no points per place for a table of {size}.", size=missing[0]))])
     game = game_of(asked.game)
-    tables: list[TournamentTableRow] = []
+    tables: list[dict[str, Any]] = []
     matches: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
     for index, seats in enumerate(seated.tables, start=1):
         try:
@@ -679,77 +700,124 @@ def _prepare_round(asked: _SeatingAsked, organiser_token: str, at: datetime) -> 
         matches.append(made_match(match_id, game, folded, asked.private,
                                   table_tokens(organiser_token, match_id), at, ORGANISER))
         places, shares = table_result(game, folded)
-        tables.append(TournamentTableRow(
-            tournament_id=asked.tournament_id, round=number, table=index, match_id=match_id,
-            players=seats, rounds_played=0, finished=False, places=places, shares=shares,
-            confirmed=False,
-        ))
+        tables.append({
+            "tournament_id": asked.tournament_id, "round": number, "table": index,
+            "match_id": match_id, "players": seats, "rounds_played": 0, "finished": False,
+            "places": places, "shares": shares, "confirmed": False})
     return _Prepared(asked, seated, tables, matches, at)
 
 
-async def start_round(session: AsyncSession, database: Database, broker: Broker,
-                      tournament_id: str, authorization: str | None) -> s.StartedRound:
-    """Seat round n and store its tables. ``session`` has no write transaction yet: the seating
-    and the tables' matches are worked out on a thread from what a read finds, and only then is
-    the tournament locked (``database``'s writers' queue, a write transaction) and the round
-    stored in a few statements; if the tournament changed in between (a player registered),
-    the round is worked out again under the lock."""
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    """A round stored: its number, the tournament's new version, and the answer as JSON (a
+    :class:`api.tournaments.schemas.StartedRound`)."""
+
+    number: int
+    version: int
+    body: bytes
+
+
+async def start_round(session: AsyncSession, database: Database, offload: Offload,
+                      broker: Broker, tournament_id: str,
+                      authorization: str | None) -> RoundStarted:
+    """``POST /tournaments/{id}/rounds``: seat round n, store its tables, tell the watchers.
+
+    A big tournament (:func:`is_big`) is seated and stored by the helper process: reading its
+    history and roster, seating thousands of players and making their tables' matches are
+    seconds of work, which on the event loop would keep every other table waiting."""
+    row = await load_tournament(session, tournament_id)
+    require_organiser(authorization, row)
+    if await is_big(session, tournament_id):
+        await session.rollback()
+        started = await offload.run(seat_round_in_helper, tournament_id, authorization)
+    else:
+        started = await seat_round(database, session, tournament_id, authorization)
+    await broker.publish(events_channel(tournament_id),
+                         Change(started.version, "round_started", started.number))
+    return started
+
+
+async def seat_round_in_helper(database: Database, tournament_id: str,
+                               authorization: str | None) -> RoundStarted:
+    """The helper's job (:meth:`api.offload.Offload.run`)."""
+    async with database.sessions() as session:
+        return await seat_round(database, session, tournament_id, authorization, LOCK_POLL)
+
+
+async def seat_round(database: Database, session: AsyncSession, tournament_id: str,
+                     authorization: str | None, poll: float | None = None) -> RoundStarted:
+    """Seat round n and store it. ``session`` has no write transaction yet: the seating and the
+    tables' matches are worked out on a thread from what a read finds, and only then is the
+    tournament locked and the round stored, all in one write transaction (``database``'s,
+    with its ``poll``) of a few statements: nobody sees a round half stored, and a failure
+    stores nothing. If the tournament changed in between (a player registered), the round is
+    worked out again under the lock."""
     row = await load_tournament(session, tournament_id)
     organiser_token = require_organiser(authorization, row)
     asked = await _seating_asked(session, row)
     await session.rollback()  # no snapshot kept while seating
     prepared = await asyncio.to_thread(_prepare_round, asked, organiser_token, now())
-    async with database.queue_for_writing():
-        await session.connection(execution_options={WRITE: True})
-        return await _store_round(session, broker, tournament_id, authorization, prepared)
+    async with database.write(poll=poll) as statements:
+        locked = await statements.one(TOURNAMENT_FOR_WRITE, {"tournament_key": tournament_id})
+        if locked is None:
+            raise NotFound(no_tournament(tournament_id))
+        organiser_hash, version = locked
+        organiser_token = organiser_key(authorization, organiser_hash)
+        if version != prepared.asked.version:
+            row = await load_tournament(session, tournament_id)
+            asked = await _seating_asked(session, row)
+            await session.rollback()
+            prepared = await asyncio.to_thread(_prepare_round, asked, organiser_token, now())
+        await _store_round(statements, tournament_id, prepared, version)
+    number = prepared.asked.number
+    return RoundStarted(number, version + 1, msgspec.json.encode(s.StartedRound(
+        number=number, tables=[
+            s.TableToken(t["table"], t["match_id"], t["players"],
+                         table_token(organiser_token, t["match_id"]))
+            for t in prepared.tables],
+        report=msgspec.convert(prepared.seated.report, s.Report))))
 
 
-async def _store_round(session: AsyncSession, broker: Broker, tournament_id: str,
-                       authorization: str | None, prepared: _Prepared) -> s.StartedRound:
-    row = await lock_tournament(session, tournament_id)
-    organiser_token = require_organiser(authorization, row)
-    if row.version != prepared.asked.version:
-        prepared = _prepare_round(await _seating_asked(session, row), organiser_token, now())
-    number, at, report = prepared.asked.number, prepared.at, prepared.seated.report
-    row.plan = prepared.seated.plan
-    session.add(TournamentRoundRow(tournament_id=tournament_id, number=number, report=report,
-                                   started_at=at))
-    await session.flush()
-    statements = EngineStatements(session)
+INSERT_TOURNAMENT_ROUND = SQLModel.metadata.tables[TournamentRoundRow.__tablename__].insert()
+
+
+async def _store_round(statements: Statements, tournament_id: str, prepared: _Prepared,
+                       version: int) -> None:
+    """The round's rows, its tables' matches and club links, and the tournament moved on."""
+    number, at = prepared.asked.number, prepared.at
+    await statements.run(INSERT_TOURNAMENT_ROUND, {
+        "tournament_id": tournament_id, "number": number, "report": prepared.seated.report,
+        "started_at": at})
     await insert_tables(statements, prepared.tables, prepared.matches)
     club_id = await links.club_of_tournament(statements, tournament_id)
     if club_id is not None:
         members = await links.members_of_players(statements, tournament_id)
         for table in prepared.tables:
-            await links.link_match(statements, club_id, table.match_id, row.game,
-                                   [members[p] for p in table.players], at, tournament_id)
+            await links.link_match(statements, club_id, table["match_id"], prepared.asked.game,
+                                   [members[p] for p in table["players"]], at, tournament_id)
         _finished, club_version = await ledger.lock_club(statements, club_id)
         await ledger.touch_club(statements, club_id, club_version, at)
-    row.current_round = number
-    row.status = "running"
-    _touch(row, at)
-    await session.commit()
-    await _publish(broker, row, "round_started", number)
-    return s.StartedRound(number=number, tables=[
-        s.TableToken(t.table, t.match_id, t.players, table_token(organiser_token, t.match_id))
-        for t in prepared.tables], report=msgspec.convert(report, s.Report))
+    await statements.run(UPDATE_TOURNAMENT, {
+        "tournament_key": tournament_id, "plan": prepared.seated.plan, "current_round": number,
+        "status": "running", "version": version + 1, "updated_at": at})
 
 
 INSERT_TABLES = SQLModel.metadata.tables[TournamentTableRow.__tablename__].insert()
 
 
-async def insert_tables(statements: Statements, tables: Sequence[TournamentTableRow],
+async def insert_tables(statements: Statements, tables: Sequence[dict[str, Any]],
                         matches: Sequence[tuple[dict[str, Any], list[dict[str, Any]]]],
                         tournament_id: str | None = None) -> None:
-    """Tables with their new matches (:func:`api.matches.service.made_match`, in the same
-    order), under ``tournament_id`` if given, in one statement per table of the database."""
+    """Tables (their rows' columns) with their new matches (:func:`api.matches.service.
+    made_match`, in the same order), under ``tournament_id`` if given, in one statement per
+    table of the database."""
     rows = [row for _match, made in matches for row in made]
     for statement, values in (
         (INSERT_MATCH, [match for match, _rows in matches]),
         (INSERT_ROUND, [r for r in rows if "number" in r]),
         (INSERT_AUDIT, [r for r in rows if "action" in r]),
-        (INSERT_TABLES, [{**t.model_dump(), **({"tournament_id": tournament_id}
-                                               if tournament_id else {})} for t in tables]),
+        (INSERT_TABLES, [{**t, "tournament_id": tournament_id} for t in tables]
+         if tournament_id else list(tables)),
     ):
         if values:  # an empty list would insert one row of defaults through the engine
             await statements.run(statement, values)

@@ -1,5 +1,5 @@
-"""Nobody stalls the tables: a big import, big standings and a slow seating plan leave the server
-answering and other tables recording their rounds.
+"""Nobody stalls the tables: a big import, big standings, a big round start and a slow seating
+plan leave the server answering and other tables recording their rounds.
 
 Against a real ``tafelrunde serve`` on each database (the test client runs the app on a thread
 of its own and waits for each request, so it cannot see a stall). The limits are generous, so
@@ -21,14 +21,17 @@ from litestar.testing import AsyncTestClient
 from sqlalchemy import func, select
 from sqlmodel import SQLModel
 
+from api.clubs import links
 from api.db.engine import create_engine
 from api.settings import Settings
-from api.tournaments import backup
-from api.tournaments.models import TournamentRow
+from api.tournaments import backup, service
+from api.tournaments.models import TournamentRow, TournamentTableRow
 from bench.harness import Server
-from bench.stall import backup_body
+from bench.stall import PLAYED_ROUNDS, backup_body
+from tests.conftest import next_change
 
 BIG_FIELD = 2_000  # 3,000 tables after six rounds: read in the helper, imported in many writes
+ROUND_FIELD = 600  # 900 tables after six rounds: its round 7 is seated in the helper
 GENEROUS = 3.0
 """The longest a ping may take in these tests, in seconds: far above the bench's 50 ms target
 (a shared CI machine was seen to delay one by 1.2 s), far below what the same work did on the
@@ -187,3 +190,107 @@ async def test_planning_a_mix_leaves_the_server_and_other_tables_going(served: S
         assert answered >= 2, "no round at another table was recorded while the plan was made"
         assert pinger.longest < GENEROUS
         assert (await http.get(url)).json()["current_round"] == 1
+
+
+async def round_and_tables(database_url: str, tournament_id: str, number: int) -> tuple[int, int]:
+    """The tournament's current round and how many tables round ``number`` has, as one
+    statement sees them (one snapshot)."""
+    engine = create_engine(database_url)
+    t = TournamentTableRow
+    try:
+        async with engine.connect() as connection:
+            current, tables = (await connection.execute(select(
+                select(TournamentRow.current_round).where(TournamentRow.id == tournament_id)
+                .scalar_subquery(),
+                select(func.count()).where(t.tournament_id == tournament_id, t.round == number)
+                .scalar_subquery()))).one()
+    finally:
+        await engine.dispose()
+    return int(current), int(tables)
+
+
+@pytest.mark.slow
+async def test_a_big_round_start_lets_other_tables_play_and_appears_whole(
+    served: Server,
+) -> None:
+    """Round 7 of 600 players is seated and stored by the helper process: the server answers
+    and other tables record rounds meanwhile, and the round appears with all its tables at
+    once, announced to the tournament's watchers."""
+    async with httpx.AsyncClient(base_url=served.url, timeout=600) as http:
+        created = await http.post("/api/v1/tournaments/import", content=backup_body(ROUND_FIELD),
+                                  headers={"Content-Type": "application/json"})
+        assert created.status_code == 201, created.text
+        tournament = created.json()
+        url = f"/api/v1/tournaments/{tournament['id']}"
+        organiser = {"Authorization": f"Bearer {tournament['token']}"}
+        seen: list[tuple[int, int]] = []
+
+        async def watch(task: asyncio.Future[Any]) -> None:
+            while not task.done():
+                seen.append(await round_and_tables(served.database_url, tournament["id"],
+                                                   PLAYED_ROUNDS + 1))
+                await asyncio.sleep(0.02)
+
+        async with http.stream("GET", f"{url}/events") as stream:
+            lines = stream.aiter_lines()
+            assert (await anext(lines)).startswith(":")  # subscribed
+            async with Pinger(http) as pinger:
+                starting = asyncio.ensure_future(http.post(f"{url}/rounds", headers=organiser))
+                watching = asyncio.ensure_future(watch(starting))
+                answered = await rounds_while(http, starting)
+                await watching
+            change = await asyncio.wait_for(next_change(lines), 60)
+        started = starting.result()
+        assert started.status_code == 201, started.text
+        assert answered >= 1, "no round at another table was recorded while the round started"
+        assert pinger.longest < GENEROUS
+        tables = started.json()["tables"]
+        assert len(tables) == ROUND_FIELD // 4
+        assert set(seen) <= {(PLAYED_ROUNDS, 0), (PLAYED_ROUNDS + 1, len(tables))}
+        assert change == {"version": tournament["version"] + 1, "action": "round_started",
+                          "round": PLAYED_ROUNDS + 1}
+        view = (await http.get(url)).json()
+        assert view["current_round"] == PLAYED_ROUNDS + 1
+        assert [t["match_id"] for t in view["round_list"][-1]["tables"]] == \
+            [t["match_id"] for t in tables]
+        # A table's token, made in the helper, writes to its match.
+        first = tables[0]
+        played = await http.post(f"/api/v1/matches/{first['match_id']}/rounds", json={
+            "winner": 0, "penalty": [0, 10, 10, 10]},
+            headers={"Authorization": f"Bearer {first['table_token']}"})
+        assert played.status_code == 201, played.text
+
+
+async def test_a_round_start_that_fails_while_writing_stores_nothing(
+    client: AsyncTestClient,  # type: ignore[type-arg]
+    settings: Settings, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The round's rows, its matches and the tournament's new round are one transaction: a
+    failure after the tables were written leaves the tournament as it was."""
+    created = (await client.post("/api/v1/tournaments", json={
+        "name": "Cup", "game": "tschau-sepp", "rounds": 3, "table_size": 4,
+        "options": {"games": 1}})).json()
+    organiser = {"Authorization": f"Bearer {created['token']}"}
+    url = f"/api/v1/tournaments/{created['id']}"
+    for p in range(8):
+        assert (await client.post(f"{url}/players", json={"name": f"Player {p}"},
+                                  headers=organiser)).status_code == 201
+    before = await stored(settings.database_url)
+    written: list[str] = []
+
+    async def fails(statements: Any, tournament_id: str) -> None:
+        written.append(tournament_id)  # the tables and matches are in the transaction now
+        raise OSError("the disk is full")
+
+    monkeypatch.setattr(links, "club_of_tournament", fails)
+    failed = await client.post(f"{url}/rounds", headers=organiser)
+    assert failed.status_code == 500
+    assert written == [created["id"]]
+    assert await stored(settings.database_url) == before
+    assert (await client.get(url)).json()["current_round"] == 0
+
+    monkeypatch.undo()
+    started = await client.post(f"{url}/rounds", headers=organiser)
+    assert started.status_code == 201, started.text
+    assert len(started.json()["tables"]) == 2
+    assert service.BIG_ROWS > 8 + 2  # seated on the loop, where the fault was
