@@ -4,6 +4,8 @@ the service worker's precache list written from the files themselves."""
 
 from __future__ import annotations
 
+import asyncio
+import gzip
 import json
 import shutil
 from collections.abc import AsyncIterator
@@ -12,10 +14,11 @@ from pathlib import Path
 import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
+from litestar.types import Message, Receive, Scope, Send
 
 from api.app import create_app
 from api.app_files import AppFiles
-from api.compression import accepts_gzip
+from api.compression import THREAD_BYTES, accepts_gzip, compression_config
 from api.settings import REPO_ROOT, Settings
 
 Client = AsyncTestClient[Litestar]
@@ -61,6 +64,51 @@ async def test_a_large_json_answer_is_gzipped_for_a_client_that_accepts_it(
     # The plain answer depends on Accept-Encoding too: a cache must not give it to everyone.
     assert "content-encoding" not in plain.headers
     assert "accept-encoding" in plain.headers["vary"].lower()
+
+
+async def test_a_big_answer_is_compressed_while_the_event_loop_answers_others() -> None:
+    """A body of megabytes is compressed on a thread: another task gets its turns meanwhile
+    (on the loop it got none until the whole answer was sent)."""
+    body = json.dumps([{"rank": n, "name": f"Player {n}", "points": n * 7 % 101}
+                       for n in range(40_000)]).encode()
+    assert len(body) > 20 * THREAD_BYTES
+
+    async def app(_scope: Scope, _receive: Receive, send: Send) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": [
+            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body, "more_body": False})
+
+    middleware = compression_config().middleware_class(app, compression_config())
+    sent: list[Message] = []
+    turns = 0
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    async def other_task() -> None:
+        nonlocal turns
+        while True:
+            turns += 1
+            await asyncio.sleep(0)
+
+    async def receive() -> Message:
+        raise AssertionError("the answer reads nothing")
+
+    scope: Scope = {"type": "http", "method": "GET", "path": "/", "headers": [  # type: ignore[typeddict-item]
+        (b"accept-encoding", b"gzip")], "state": {}}
+    other = asyncio.create_task(other_task())
+    await asyncio.sleep(0)
+    before = turns
+    await middleware(scope, receive, send)
+    during = turns - before
+    other.cancel()
+    start, answer = sent
+    headers = dict(start["headers"])  # type: ignore[typeddict-item]
+    assert headers[b"content-encoding"] == b"gzip"
+    assert b"accept-encoding" in headers[b"vary"].lower()
+    assert gzip.decompress(answer["body"]) == body  # type: ignore[typeddict-item]
+    assert int(headers[b"content-length"]) == len(answer["body"])  # type: ignore[typeddict-item]
+    assert during > 0
 
 
 async def test_small_answers_and_images_go_out_as_they_are(client: Client) -> None:
