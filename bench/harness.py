@@ -27,6 +27,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections import Counter
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -240,6 +241,12 @@ class Tally:
     out_of_order: int = 0
     unexpected: list[str] = field(default_factory=list)
     tokens: dict[str, str] = field(default_factory=dict)
+    answers: Counter[int] = field(default_factory=Counter)  # answers received, by phone
+
+    def answered_since(self, before: Counter[int], phones: int) -> bool:
+        """Whether each of the ``phones`` has received an answer since ``before`` (a copy of
+        ``answers``)."""
+        return all(self.answers[phone] > before[phone] for phone in range(phones))
 
     @property
     def rounds(self) -> int:
@@ -250,8 +257,9 @@ class Phone:
     """One client: its own connections, its own random choices, every request retried."""
 
     def __init__(self, base_url: str, rng: random.Random, tally: Tally, chaos: Chaos,
-                 timeout: float = 10.0) -> None:
+                 timeout: float = 10.0, number: int = 0) -> None:
         self.base_url = base_url
+        self.number = number
         self.rng = rng
         self.tally = tally
         self.chaos = chaos
@@ -277,6 +285,7 @@ class Phone:
                     raise
                 await asyncio.sleep(RETRY_PAUSE)
                 continue
+            self.tally.answers[self.number] += 1
             if response.status_code >= 500:
                 self.tally.server_errors += 1
                 self.tally.unexpected.append(f"{method} {path}: {response.status_code} "
@@ -352,14 +361,16 @@ class Phone:
 
 
 async def play(base_url: str, clients: int, rounds: int, *, seed: int = 1,
-               chaos: Chaos | None = None, stop: asyncio.Event | None = None) -> Tally:
-    """``clients`` phones at once, each playing whole matches of the three games in turn until
-    it has recorded ``rounds`` rounds (or ``stop`` is set)."""
-    tally = Tally()
+               chaos: Chaos | None = None, stop: asyncio.Event | None = None,
+               tally: Tally | None = None) -> Tally:
+    """``clients`` phones at once (numbered from 0), each playing whole matches of the three
+    games in turn until it has recorded ``rounds`` rounds (or ``stop`` is set). A ``tally``
+    given is filled as they go, for the caller to watch."""
+    tally = Tally() if tally is None else tally
 
     async def phone(number: int) -> None:
         rng = random.Random(seed * 100_003 + number)
-        client = Phone(base_url, rng, tally, chaos or Chaos())
+        client = Phone(base_url, rng, tally, chaos or Chaos(), number=number)
         played = 0
         try:
             turn = number
