@@ -47,28 +47,87 @@ class Server:
             return json.load(response)
 
 
-@pytest.fixture(scope="module")
+# Session scope: one server per xdist worker for every browser module. Each test makes the
+# matches, tournaments and clubs it needs and reads them by their own ids (the API lists nothing
+# across them), so the modules cannot see each other's data. A test that needs other settings, a
+# copy of the app or a restart starts a server of its own (test_service_worker, test_board).
+@pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory, serve: ServerFactory) -> Iterator[Server]:
     workdir = tmp_path_factory.mktemp("server")
     with serve(workdir, f"sqlite+aiosqlite:///{workdir / 'e2e.db'}") as base:
         yield Server(base)
 
 
-# Module scope: Playwright's sync API holds an event loop in this thread while it runs, which
-# must be gone before the asyncio tests of other folders start.
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+class Chromium:
+    """Playwright and one Debian chromium, started when a browser test needs them and kept
+    for the browser tests that follow on this worker: every test gets a browser context of its
+    own (`new_phone`), so no cookie, storage or service worker passes from one to the next.
+
+    Playwright's sync API leaves its event loop set as the thread's running loop, so no
+    asyncio test (nor `asyncio.run`) can run until it has stopped: `pytest_runtest_teardown`
+    below closes both before the worker moves on to a test outside this folder.
+    """
+
+    def __init__(self, executable: str) -> None:
+        self.executable = executable
+        self._manager: Any = None
+        self._playwright: Any = None
+        self._browser: Any = None
+
+    def launch(self, *args: str) -> Any:
+        """A chromium of its own, with command-line switches added to the usual ones."""
+        if self._playwright is None:
+            from playwright.sync_api import sync_playwright
+
+            self._manager = sync_playwright()
+            self._playwright = self._manager.__enter__()
+        return self._playwright.chromium.launch(executable_path=self.executable,
+                                                args=[*CHROMIUM_ARGS, *args])
+
+    def browser(self) -> Any:
+        """The chromium that the browser tests share."""
+        if self._browser is None:
+            self._browser = self.launch()
+        return self._browser
+
+    def close(self) -> None:
+        if self._browser is not None:
+            self._browser.close()
+            self._browser = None
+        if self._manager is not None:
+            self._manager.__exit__(None, None, None)
+            self._manager = self._playwright = None
+
+
+RUNNING_CHROMIUM = pytest.StashKey[Chromium]()
+
+
+@pytest.fixture(scope="session")
+def chromium(pytestconfig: pytest.Config) -> Iterator[Chromium]:
     executable = shutil.which("chromium") or shutil.which("chromium-browser")
     if executable is None:
         if os.environ.get("CI"):
             pytest.fail("chromium is not installed, but CI needs the browser tests to run")
         pytest.skip("chromium is not installed (Debian package `chromium`)")
-    from playwright.sync_api import sync_playwright
+    made = pytestconfig.stash[RUNNING_CHROMIUM] = Chromium(executable)
+    yield made
+    made.close()
 
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """After the test's own teardown: stop chromium and Playwright when the next test on this
+    worker is not a browser test (see `Chromium`)."""
+    yield
+    if nextitem is None or nextitem.path.parent != item.path.parent:
+        running = item.config.stash.get(RUNNING_CHROMIUM, None)
+        if running is not None:
+            running.close()
+
+
+@pytest.fixture(scope="module")
+def browser(chromium: Chromium) -> Any:
+    return chromium.browser()
 
 
 @dataclass

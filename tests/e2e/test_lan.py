@@ -9,7 +9,6 @@ treats it as any other machine on the network, and the test needs no network of 
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import CHROMIUM_ARGS, Server, phone_in_use
+from tests.e2e.conftest import Chromium, Server, phone_in_use
 
 pytestmark = pytest.mark.browser
 
@@ -26,18 +25,11 @@ HOST = "club-laptop.test"
 
 
 @pytest.fixture(scope="module")
-def lan_browser() -> Iterator[Any]:
-    executable = shutil.which("chromium") or shutil.which("chromium-browser")
-    if executable is None:
-        pytest.fail("chromium is not installed (Debian package `chromium`)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=executable,
-            args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {HOST} 127.0.0.1"])
-        yield launched
-        launched.close()
+def lan_browser(chromium: Chromium) -> Iterator[Any]:
+    """A chromium of its own: the host name is mapped when the browser starts."""
+    launched = chromium.launch(f"--host-resolver-rules=MAP {HOST} 127.0.0.1")
+    yield launched
+    launched.close()
 
 
 @pytest.fixture
