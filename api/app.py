@@ -19,6 +19,7 @@ from api.app_files import pwa_routes
 from api.bodies import StrictRequest
 from api.boundary import Boundary, allowed_methods
 from api.clubs.controllers import ClubController
+from api.clubs.reads import ClubAnswers
 from api.compression import compression_config
 from api.db.database import Database
 from api.db.engine import create_engine
@@ -117,7 +118,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         route_handlers=route_handlers,
         dependencies={"session": Provide(provide_session), "words": WORDS_DEPENDENCY},
         state=State({"database": database, "folds": RecentFolds(), "broker": broker,
-                     "settings": settings, "offload": offload, "answers": Answers(offload)}),
+                     "settings": settings, "offload": offload, "answers": Answers(offload),
+                     "club_answers": ClubAnswers(offload)}),
         lifespan=[lifespan],
         exception_handlers={HTTPException: http_exception_handler,
                             RecursionError: too_deep_handler,

@@ -12,14 +12,14 @@ from litestar.response import ServerSentEvent
 
 from api.bodies import json_body
 from api.clubs import backup as club_backup
-from api.clubs import export as club_export
 from api.clubs import schemas as s
 from api.clubs import service
 from api.clubs.backup import MAX_BACKUP_BYTES
 from api.clubs.export import ClubExport
 from api.clubs.ledger import events_channel
 from api.clubs.models import CLUB_ID_LENGTH
-from api.i18n.http import RequestWords
+from api.clubs.reads import ClubAnswers
+from api.i18n.http import choice_of
 from api.problems import (
     BadRequest,
     Conflict,
@@ -33,12 +33,11 @@ from api.problems import (
 from api.requests import (
     EVENTS_DESCRIPTION,
     Session,
-    attachment,
     authorization,
     broker,
     change_events,
 )
-from api.spreadsheet import DecimalMark, Layout, Separator, csv_response
+from api.spreadsheet import DecimalMark, Layout, Separator
 from api.tournaments.backup import BIG_BACKUP_BYTES
 
 MAX_HISTORY_PAGE = 200
@@ -62,6 +61,12 @@ READ = [BadRequest, Unauthorized, Forbidden, NotFound]
 QUERY = [*READ, Unprocessable]
 WRITE = [*READ, ContentTooLarge, Unprocessable]
 TOKEN: list[dict[str, list[str]]] = [{"bearer": []}]
+
+
+def answers(request: Request[Any, Any, Any]) -> ClubAnswers:
+    """Where the app reads clubs (:mod:`api.clubs.reads`)."""
+    kept: ClubAnswers = request.app.state.club_answers
+    return kept
 
 
 class ClubController(Controller):
@@ -106,8 +111,7 @@ class ClubController(Controller):
     async def backup(self, request: Request[Any, Any, Any], session: Session,
                      club_id: ClubId) -> Response[s.ClubBackup]:
         """Everything about the club as JSON, to import elsewhere (club token)."""
-        saved = await club_backup.backup(session, club_id, authorization(request))
-        return Response(saved, headers=attachment(f"club-{club_id}-backup.json"))
+        return await answers(request).read(session, "backup", club_id, authorization(request))
 
     @get("/{club_id:str}", operation_id="getClub", raises=READ, responses=documented(*READ),
          security=TOKEN,
@@ -116,8 +120,7 @@ class ClubController(Controller):
     async def read(self, request: Request[Any, Any, Any], session: Session,
                    club_id: ClubId) -> Response[s.Club]:
         """The club and its members (club token or view token)."""
-        club = await service.read_club(session, club_id, authorization(request))
-        return Response(club, headers={"ETag": f'"{club.version}"'})
+        return await answers(request).read(session, "club", club_id, authorization(request))
 
     @patch("/{club_id:str}", operation_id="renameClub", raises=WRITE,
            responses=documented(*WRITE), security=TOKEN)
@@ -130,16 +133,17 @@ class ClubController(Controller):
     @get("/{club_id:str}/players", operation_id="clubPlayers", raises=READ,
          responses=documented(*READ), security=TOKEN)
     async def players(self, request: Request[Any, Any, Any], session: Session,
-                      club_id: ClubId) -> list[s.ClubMember]:
+                      club_id: ClubId) -> Response[list[s.ClubMember]]:
         """Every member with their statistics and rating per game played."""
-        return await service.read_players(session, club_id, authorization(request))
+        return await answers(request).read(session, "players", club_id, authorization(request))
 
     @get("/{club_id:str}/players/{member_id:int}", operation_id="clubPlayer", raises=READ,
          responses=documented(*READ), security=TOKEN)
     async def player(self, request: Request[Any, Any, Any], session: Session, club_id: ClubId,
-                     member_id: MemberId) -> s.ClubMember:
+                     member_id: MemberId) -> Response[s.ClubMember]:
         """One member with their statistics and rating per game played."""
-        return await service.read_player(session, club_id, member_id, authorization(request))
+        return await answers(request).read(session, "player", club_id, authorization(request),
+                                           member_id)
 
     @patch("/{club_id:str}/players/{member_id:int}", operation_id="renameClubPlayer",
            raises=WRITE, responses=documented(*WRITE), security=TOKEN)
@@ -172,58 +176,61 @@ class ClubController(Controller):
     @get("/{club_id:str}/ratings", operation_id="clubLadder", raises=QUERY,
          responses=documented(*QUERY), security=TOKEN)
     async def ladder(self, request: Request[Any, Any, Any], session: Session, club_id: ClubId,
-                     game: GameQuery) -> list[s.LadderRow]:
+                     game: GameQuery) -> Response[list[s.LadderRow]]:
         """The game's ladder: the members who played it, best ``ordinal`` first."""
-        return await service.read_ladder(session, club_id, game, authorization(request))
+        return await answers(request).read(session, "ladder", club_id, authorization(request),
+                                           game)
 
     @get("/{club_id:str}/ratings/history", operation_id="clubRatingHistory", raises=QUERY,
          responses=documented(*QUERY), security=TOKEN)
     async def rating_history(self, request: Request[Any, Any, Any], session: Session,
                              club_id: ClubId, game: GameQuery,
-                             player: OptionalMember = None) -> list[s.RatingHistory]:
+                             player: OptionalMember = None) -> Response[list[s.RatingHistory]]:
         """Each member's rating after every rated match of the game, oldest first."""
-        return await service.read_rating_history(session, club_id, game, player,
-                                                 authorization(request))
+        return await answers(request).read(session, "rating_history", club_id,
+                                           authorization(request), game, player)
 
     @get("/{club_id:str}/statistics", operation_id="clubStatistics", raises=QUERY,
          responses=documented(*QUERY), security=TOKEN)
     async def statistics(self, request: Request[Any, Any, Any], session: Session,
                          club_id: ClubId, game: OptionalGame = None, since: Since = None,
-                         until: Until = None) -> list[s.StatisticsRow]:
+                         until: Until = None) -> Response[list[s.StatisticsRow]]:
         """Statistics per member and game, all time or over matches finished in a range."""
-        return await service.read_statistics(session, club_id, game, since, until,
-                                             authorization(request))
+        return await answers(request).read(session, "statistics", club_id,
+                                           authorization(request), game, since, until)
 
     @get("/{club_id:str}/history", operation_id="clubHistory", raises=QUERY,
          responses=documented(*QUERY), security=TOKEN)
     async def history(
-        self, request: Request[Any, Any, Any], session: Session, words: RequestWords,
+        self, request: Request[Any, Any, Any], session: Session,
         club_id: ClubId, game: OptionalGame = None, player: OptionalMember = None,
         since: Since = None,
         until: Until = None,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_HISTORY_PAGE)] = 50,
         offset: Annotated[int, QueryParameter(ge=0, le=1_000_000)] = 0,
-    ) -> s.ClubHistory:
+    ) -> Response[s.ClubHistory]:
         """The club's matches and tournaments, newest first, one page at a time."""
-        return await service.read_history(session, club_id, game, player, since, until, limit,
-                                          offset, authorization(request), words)
+        return await answers(request).read(session, "history", club_id, authorization(request),
+                                           game, player, since, until, limit, offset,
+                                           choice_of(request.scope))
 
     @get("/{club_id:str}/head-to-head", operation_id="clubHeadToHead", raises=QUERY,
          responses=documented(*QUERY), security=TOKEN)
     async def head_to_head(
-        self, request: Request[Any, Any, Any], session: Session, words: RequestWords,
+        self, request: Request[Any, Any, Any], session: Session,
         club_id: ClubId, player: Annotated[int, QueryParameter(ge=1, le=s.MAX_MEMBER_ID)],
         opponent: Annotated[int, QueryParameter(ge=1, le=s.MAX_MEMBER_ID)],
         game: OptionalGame = None,
-    ) -> s.HeadToHead:
+    ) -> Response[s.HeadToHead]:
         """Two members' finished matches together, per game, and the latest of them."""
-        return await service.read_head_to_head(session, club_id, player, opponent, game,
-                                               authorization(request), words)
+        return await answers(request).read(session, "head_to_head", club_id,
+                                           authorization(request), player, opponent, game,
+                                           choice_of(request.scope))
 
     @get("/{club_id:str}/export", operation_id="exportClub", raises=READ,
          responses=documented(*READ), security=TOKEN)
     async def export(
-        self, request: Request[Any, Any, Any], session: Session, words: RequestWords,
+        self, request: Request[Any, Any, Any], session: Session,
         club_id: ClubId,
         format_: Annotated[Literal["csv", "json"], QueryParameter(name="format")] = "csv",
         table: Annotated[Literal["results", "statistics"], QueryParameter(
@@ -231,13 +238,9 @@ class ClubController(Controller):
         sep: Separator = ",", decimal: DecimalMark = ".",
     ) -> Response[ClubExport]:
         """The club's results or statistics as CSV, or both with the club as JSON."""
-        exported = await service.export(session, club_id, authorization(request), words)
-        if format_ == "json":
-            return Response(exported, headers=attachment(f"club-{club_id}.json"))
-        layout, sheet = Layout(sep, decimal), club_export.club_words(words)
-        body = club_export.results_csv(exported.results, layout, sheet) if table == "results" \
-            else club_export.statistics_csv(exported.statistics, layout, sheet)
-        return csv_response(body, f"club-{club_id}-{table}.csv")  # type: ignore[return-value]
+        return await answers(request).read(session, "export", club_id, authorization(request),
+                                           format_, table, Layout(sep, decimal),
+                                           choice_of(request.scope))
 
     @get("/{club_id:str}/events", operation_id="clubEvents", raises=READ,
          responses=documented(*READ), security=TOKEN,

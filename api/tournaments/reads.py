@@ -9,7 +9,7 @@ together) is read by the helper with its own connection, which answers the encod
 
 Decisions: every answer anyone may read (not the organiser's backup) is kept by tournament,
 version, the reader's kind of token and the read's options, in a cache of at most
-:data:`CACHE_BYTES`: any change to a tournament (a round recorded at one of its tables
+:data:`api.answers.CACHE_BYTES`: any change to a tournament (a round recorded at one of its tables
 included) makes a new version, so a kept answer is never stale, and a projector or a hundred
 phones reading the standings after a round cost one computation. Who may read is checked on
 the loop before anything else (one row), so a refused reader costs nothing; the JSON export's
@@ -18,14 +18,12 @@ the loop before anything else (one row), so a refused reader costs nothing; the 
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any, Literal
 
-import msgspec
 from litestar import Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from api.answers import Answer, Kept, json_answer
 from api.db.database import Database
 from api.i18n.negotiation import Choice
 from api.i18n.words import words_for
@@ -37,41 +35,25 @@ from api.tournaments import backup, export, service
 from api.tournaments import schemas as s
 from api.tournaments.access import require_organiser
 
-CACHE_BYTES = 64 * 1024 * 1024
-JSON_MEDIA_TYPE = "application/json"
 HTML_MEDIA_TYPE = "text/html"
 
 Read = Literal["tournament", "standings", "player", "export", "backup"]
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
-    body: bytes
-    media_type: str
-    headers: tuple[tuple[str, str], ...] = ()
-
-    def response(self) -> Response[Any]:
-        return Response(self.body, media_type=self.media_type, headers=dict(self.headers))
-
-
-def _json(value: Any, *headers: tuple[str, str]) -> Answer:
-    return Answer(msgspec.json.encode(value), JSON_MEDIA_TYPE, headers)
-
-
 async def _tournament(session: AsyncSession, tournament_id: str,
                       authorization: str | None) -> Answer:
     tournament = await service.read_tournament(session, tournament_id, authorization)
-    return _json(tournament, ("ETag", f'"{tournament.version}"'))
+    return json_answer(tournament, ("ETag", f'"{tournament.version}"'))
 
 
 async def _standings(session: AsyncSession, tournament_id: str,
                      authorization: str | None) -> Answer:
-    return _json(await service.read_standings(session, tournament_id, authorization))
+    return json_answer(await service.read_standings(session, tournament_id, authorization))
 
 
 async def _player(session: AsyncSession, tournament_id: str, authorization: str | None,
                   player_id: int) -> Answer:
-    return _json(await service.read_player(session, tournament_id, player_id, authorization))
+    return json_answer(await service.read_player(session, tournament_id, player_id, authorization))
 
 
 async def _export(session: AsyncSession, tournament_id: str, authorization: str | None,
@@ -84,14 +66,14 @@ async def _export(session: AsyncSession, tournament_id: str, authorization: str 
                       HTML_MEDIA_TYPE)
     saved_as = tuple(attachment(f"tournament-{tournament.id}.{format_}").items())
     if format_ == "json":
-        return _json(s.StandingsExport(tournament, standings, now()), *saved_as)
+        return json_answer(s.StandingsExport(tournament, standings, now()), *saved_as)
     return Answer(export.standings_csv(standings, layout, export.standings_words(words)),
                   CSV_MEDIA_TYPE, saved_as)
 
 
 async def _backup(session: AsyncSession, tournament_id: str, authorization: str | None) -> Answer:
     saved = await backup.backup(session, tournament_id, authorization)
-    return _json(saved, *attachment(f"tournament-{tournament_id}-backup.json").items())
+    return json_answer(saved, *attachment(f"tournament-{tournament_id}-backup.json").items())
 
 
 READS: dict[str, Any] = {"tournament": _tournament, "standings": _standings, "player": _player,
@@ -111,8 +93,7 @@ class Answers:
 
     def __init__(self, offload: Offload) -> None:
         self._offload = offload
-        self._kept: OrderedDict[tuple[Any, ...], Answer] = OrderedDict()
-        self._bytes = 0
+        self._kept = Kept()
 
     async def read(self, session: AsyncSession, read: Read, tournament_id: str,
                    authorization: str | None, *options: Any) -> Response[Any]:
@@ -122,7 +103,6 @@ class Answers:
         key = (tournament_id, row.version, reader, read, *options)
         kept = self._kept.get(key)
         if kept is not None:
-            self._kept.move_to_end(key)
             return kept.response()
         if await service.is_big(session, tournament_id):
             answer = await self._offload.run(answer_in_helper, read, tournament_id,
@@ -130,14 +110,5 @@ class Answers:
         else:
             answer = await READS[read](session, tournament_id, authorization, *options)
         if read != "backup":
-            self._keep(key, answer)
+            self._kept.keep(key, answer)
         return answer.response()
-
-    def _keep(self, key: tuple[Any, ...], answer: Answer) -> None:
-        if key in self._kept or len(answer.body) > CACHE_BYTES // 4:
-            return
-        self._kept[key] = answer
-        self._bytes += len(answer.body)
-        while self._bytes > CACHE_BYTES:
-            _key, dropped = self._kept.popitem(last=False)
-            self._bytes -= len(dropped.body)

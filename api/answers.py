@@ -1,0 +1,59 @@
+"""Reads of a whole tournament or club answered as encoded bytes, and the answers kept per
+version (:mod:`api.tournaments.reads`, :mod:`api.clubs.reads`).
+
+A read computed in the helper process (:mod:`api.offload`) comes back encoded, since nothing
+big should be pickled; the answer computed on the loop is encoded the same way, so both are
+kept alike. A kept answer is named by what it depends on, the tournament's or club's version
+among it: any change makes a new version, so a kept answer is never stale, and a projector
+or a hundred phones reading the same thing after a change cost one computation.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+from litestar import Response
+
+from api.bodies import JSON_MEDIA_TYPE
+
+CACHE_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    body: bytes
+    media_type: str
+    headers: tuple[tuple[str, str], ...] = ()
+
+    def response(self) -> Response[Any]:
+        return Response(self.body, media_type=self.media_type, headers=dict(self.headers))
+
+
+def json_answer(value: Any, *headers: tuple[str, str]) -> Answer:
+    return Answer(msgspec.json.encode(value), JSON_MEDIA_TYPE, headers)
+
+
+class Kept:
+    """Answers by key, the least recently read dropped beyond :data:`CACHE_BYTES`."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[tuple[Any, ...], Answer] = OrderedDict()
+        self._bytes = 0
+
+    def get(self, key: tuple[Any, ...]) -> Answer | None:
+        kept = self._kept.get(key)
+        if kept is not None:
+            self._kept.move_to_end(key)
+        return kept
+
+    def keep(self, key: tuple[Any, ...], answer: Answer) -> None:
+        if key in self._kept or len(answer.body) > CACHE_BYTES // 4:
+            return
+        self._kept[key] = answer
+        self._bytes += len(answer.body)
+        while self._bytes > CACHE_BYTES:
+            _key, dropped = self._kept.popitem(last=False)
+            self._bytes -= len(dropped.body)

@@ -1,0 +1,153 @@
+"""The reads of a club answered as encoded bytes: computed on the event loop for a small club,
+in the helper process (:mod:`api.offload`) for a big one, and kept per club version
+(:mod:`api.answers`), as :mod:`api.tournaments.reads` does for tournaments.
+
+Statistics and ratings are kept up to date as matches finish, so most reads are a few rows;
+but some read the club's whole history: statistics over a date range fold every result in the
+range, the rating history of a game lists every rating change, the export every result, the
+backup everything, and a deep page of the history sorts every match before it. For a club of
+5,000 finished matches each of those is a good part of a second of work, during which the
+loop would answer nothing; a club with more than :data:`BIG_FINISHED` finished matches is read
+by the helper with its own connection, which answers the encoded bytes.
+
+Decisions: whatever the club's version decides is kept by club, version, read and options
+(the language among them where names of removed members are said): every finished,
+corrected or undone match, every new match and every change to the members makes a new
+version. Not kept: the history (a match in progress, or a club tournament, changes without
+the club changing) and the backup (the club token's alone, and read rarely). Both of the
+club's tokens read the same answers; who may read is checked on the loop before anything else
+(one row), so a refused reader costs nothing. The JSON export's ``exported_at`` is the time
+its version was first exported.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from litestar import Response
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from api.answers import Answer, Kept, json_answer
+from api.clubs import access, service
+from api.clubs import backup as club_backup
+from api.clubs import export as club_export
+from api.db.database import Database
+from api.i18n.negotiation import Choice
+from api.i18n.words import words_for
+from api.offload import Offload
+from api.requests import attachment
+from api.spreadsheet import CSV_MEDIA_TYPE, Layout
+
+BIG_FINISHED = 1_000
+"""Finished matches above which a club is read in the helper process: its export, statistics
+over a range or rating history are some 50 ms of work on the loop of a small machine."""
+
+Read = Literal["club", "players", "player", "ladder", "rating_history", "statistics",
+               "history", "head_to_head", "export", "backup"]
+UNKEPT = frozenset({"history", "backup"})
+
+
+async def _club(session: AsyncSession, club_id: str, authorization: str | None) -> Answer:
+    club = await service.read_club(session, club_id, authorization)
+    return json_answer(club, ("ETag", f'"{club.version}"'))
+
+
+async def _players(session: AsyncSession, club_id: str, authorization: str | None) -> Answer:
+    return json_answer(await service.read_players(session, club_id, authorization))
+
+
+async def _player(session: AsyncSession, club_id: str, authorization: str | None,
+                  member_id: int) -> Answer:
+    return json_answer(await service.read_player(session, club_id, member_id, authorization))
+
+
+async def _ladder(session: AsyncSession, club_id: str, authorization: str | None,
+                  game: str) -> Answer:
+    return json_answer(await service.read_ladder(session, club_id, game, authorization))
+
+
+async def _rating_history(session: AsyncSession, club_id: str, authorization: str | None,
+                          game: str, member_id: int | None) -> Answer:
+    return json_answer(await service.read_rating_history(session, club_id, game, member_id,
+                                                         authorization))
+
+
+async def _statistics(session: AsyncSession, club_id: str, authorization: str | None,
+                      game: str | None, since: datetime | None,
+                      until: datetime | None) -> Answer:
+    return json_answer(await service.read_statistics(session, club_id, game, since, until,
+                                                     authorization))
+
+
+async def _history(session: AsyncSession, club_id: str, authorization: str | None,
+                   game: str | None, member_id: int | None, since: datetime | None,
+                   until: datetime | None, limit: int, offset: int, choice: Choice) -> Answer:
+    return json_answer(await service.read_history(session, club_id, game, member_id, since,
+                                                  until, limit, offset, authorization,
+                                                  words_for(choice)))
+
+
+async def _head_to_head(session: AsyncSession, club_id: str, authorization: str | None,
+                        player: int, opponent: int, game: str | None,
+                        choice: Choice) -> Answer:
+    return json_answer(await service.read_head_to_head(session, club_id, player, opponent,
+                                                       game, authorization, words_for(choice)))
+
+
+async def _export(session: AsyncSession, club_id: str, authorization: str | None,
+                  format_: str, table: str, layout: Layout, choice: Choice) -> Answer:
+    words = words_for(choice)
+    exported = await service.export(session, club_id, authorization, words)
+    if format_ == "json":
+        return json_answer(exported, *attachment(f"club-{club_id}.json").items())
+    sheet = club_export.club_words(words)
+    body = club_export.results_csv(exported.results, layout, sheet) if table == "results" \
+        else club_export.statistics_csv(exported.statistics, layout, sheet)
+    return Answer(body, CSV_MEDIA_TYPE,
+                  tuple(attachment(f"club-{club_id}-{table}.csv").items()))
+
+
+async def _backup(session: AsyncSession, club_id: str, authorization: str | None) -> Answer:
+    saved = await club_backup.backup(session, club_id, authorization)
+    return json_answer(saved, *attachment(f"club-{club_id}-backup.json").items())
+
+
+READS: dict[str, Any] = {
+    "club": _club, "players": _players, "player": _player, "ladder": _ladder,
+    "rating_history": _rating_history, "statistics": _statistics, "history": _history,
+    "head_to_head": _head_to_head, "export": _export, "backup": _backup}
+
+
+async def answer_in_helper(database: Database, read: Read, club_id: str,
+                           authorization: str | None, *options: Any) -> Answer:
+    """The helper's job (:meth:`api.offload.Offload.run`)."""
+    async with database.sessions() as session:
+        answer: Answer = await READS[read](session, club_id, authorization, *options)
+        return answer
+
+
+class ClubAnswers:
+    """Where the app reads clubs, and the answers kept (one per app)."""
+
+    def __init__(self, offload: Offload) -> None:
+        self._offload = offload
+        self._kept = Kept()
+
+    async def read(self, session: AsyncSession, read: Read, club_id: str,
+                   authorization: str | None, *options: Any) -> Response[Any]:
+        club = await service.readable(session, club_id, authorization)
+        if read == "backup":
+            access.require_club_token(authorization, club.token_hash, club.view_token_hash)
+        key = (club_id, club.version, read, *options)
+        kept = None if read in UNKEPT else self._kept.get(key)
+        if kept is not None:
+            return kept.response()
+        if club.finished > BIG_FINISHED:
+            answer = await self._offload.run(answer_in_helper, read, club_id, authorization,
+                                             *options)
+        else:
+            answer = await READS[read](session, club_id, authorization, *options)
+        if read not in UNKEPT:
+            self._kept.keep(key, answer)
+        return answer.response()
