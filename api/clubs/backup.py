@@ -24,7 +24,7 @@ from __future__ import annotations
 import secrets
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -152,6 +152,15 @@ match's rounds and audit), its tournament's (the tournament's players, rounds an
 FORGET = {table: table.delete().where(column == bindparam("owner_key"))
           for table, column in OWNERS.items()}
 REVEAL = ledger.UPDATE_CLUB.where(ledger.CLUBS.c.token_hash == HIDDEN)
+LEFT_BEHIND = timedelta(days=1)
+"""A club still hidden this long after its import began was left by a process that died while
+importing it (a failed write removes its own rows at once); the next import sweeps it away."""
+_LEFT = select(ledger.CLUBS.c.id).where(ledger.CLUBS.c.token_hash == HIDDEN,
+                                        ledger.CLUBS.c.created_at < bindparam("before"))
+_LEFT_MATCHES = select(ledger.CLUB_MATCHES.c.match_id).where(
+    ledger.CLUB_MATCHES.c.club_id.in_(_LEFT.scalar_subquery()))
+_LEFT_TOURNAMENTS = select(links.TOURNAMENTS.c.tournament_id).where(
+    links.TOURNAMENTS.c.club_id.in_(_LEFT.scalar_subquery()))
 
 Rows = list[tuple[Table, dict[str, Any]]]
 """Rows to store, each after the rows it refers to."""
@@ -364,6 +373,7 @@ async def import_club(database: Database, body: bytes) -> tuple[str, bytes]:
     """
     planned = _plan(decode_body(body, s.ClubBackup))
     turns = Turns(database)
+    await forget(turns, await _left_behind(database))
     written: Rows = []
     try:
         for start in range(0, len(planned.rows), ROWS_PER_WRITE):
@@ -381,6 +391,20 @@ async def import_club(database: Database, body: bytes) -> tuple[str, bytes]:
     return planned.club_id, msgspec.json.encode(s.CreatedClub(
         **msgspec.structs.asdict(view), token=planned.tokens.write,
         view_token=planned.tokens.view))
+
+
+async def _left_behind(database: Database) -> dict[Table, set[Any]]:
+    """What imports that never finished left (:data:`LEFT_BEHIND`), as :func:`owners` says it."""
+    before = {"before": now() - LEFT_BEHIND}
+    async with database.sessions() as session:
+        clubs = set((await session.execute(_LEFT, before)).scalars())
+        if not clubs:
+            return {}
+        matches = set((await session.execute(_LEFT_MATCHES, before)).scalars())
+        tournaments = set((await session.execute(_LEFT_TOURNAMENTS, before)).scalars())
+    return {table: clubs if table is ledger.CLUBS or column.name == "club_id" else
+            matches if table is MATCHES or column.name == "match_id" else tournaments
+            for table, column in OWNERS.items()}
 
 
 async def _reveal(statements: Statements, planned: _Planned) -> None:

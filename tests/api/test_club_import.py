@@ -3,6 +3,7 @@ nobody sees until the last, nothing left behind when one fails, and a limit said
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -67,24 +68,39 @@ async def test_an_import_is_invisible_until_its_last_write_and_leaves_nothing_wh
     assert await stored(settings.database_url) == before
 
 
-async def test_an_importing_club_answers_nobody(client: Client,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    """While its rows are being stored a club is not there, even for its own token."""
+async def test_an_importing_club_answers_nobody_and_one_left_behind_is_swept(
+        client: Client, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While its rows are being stored a club is not there, even for its own token; what an
+    import left when its process died is swept away by the next import."""
     club = await eventful_club(client)
     saved = (await client.get(f"{club.url}/backup", headers=club.auth)).json()
+    before = await stored(settings.database_url)
     hidden: list[str] = []
+    reveal, forget = club_backup._reveal, club_backup.forget
 
-    async def hides(statements: Statements, planned: Any) -> None:
+    async def dies(statements: Statements, planned: Any) -> None:
         hidden.append(planned.club_id)
-        raise OSError("stop before the reveal")
+        raise OSError("the process dies before the reveal")
 
-    monkeypatch.setattr(club_backup, "_reveal", hides)
+    monkeypatch.setattr(club_backup, "_reveal", dies)
     monkeypatch.setattr(club_backup, "forget", _keep)
     assert (await client.post(f"{CLUBS}/import", json=saved)).status_code == 500
     problem(await client.get(f"{CLUBS}/{hidden[0]}", headers=club.auth), 404)
     problem(await client.post("/api/v1/matches", headers=club.auth, json={
         "game": "tschau-sepp", "players": ["Ann", "Bea"], "options": {"games": 1},
         "club": hidden[0]}), 422)
+    left = await stored(settings.database_url)
+    two_imports = {table: before.get(table, 0) + 2 * (count - before.get(table, 0))
+                   for table, count in left.items()}
+
+    monkeypatch.setattr(club_backup, "_reveal", reveal)
+    monkeypatch.setattr(club_backup, "forget", forget)
+    assert (await client.post(f"{CLUBS}/import", json=saved)).status_code == 201
+    assert await stored(settings.database_url) == two_imports, "nothing is swept too early"
+    monkeypatch.setattr(club_backup, "LEFT_BEHIND", timedelta(0))
+    assert (await client.post(f"{CLUBS}/import", json=saved)).status_code == 201
+    assert await stored(settings.database_url) == two_imports, "the one left behind is gone"
+    assert (await client.get(f"{CLUBS}/{hidden[0]}", headers=club.auth)).status_code == 404
 
 
 async def _keep(*_args: Any) -> None:
