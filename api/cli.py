@@ -106,6 +106,26 @@ RUNNING = re.compile(r"Tafelrunde is running at (?P<base>http://\S+:(?P<port>\d+
 """The line ``serve`` prints once it listens; scripts that start a server read its port here."""
 
 
+def sweep(database_url: str) -> None:
+    """Remove what imports a crash left unfinished (:func:`api.tournaments.backup.
+    sweep_unfinished`), saying so on stderr."""
+    from api.db.database import Database
+    from api.db.engine import create_engine
+    from api.tournaments.backup import sweep_unfinished
+
+    async def run() -> int:
+        database = Database(create_engine(database_url))
+        try:
+            return await sweep_unfinished(database)
+        finally:
+            await database.close()
+
+    swept = asyncio.run(run())
+    if swept:
+        print(f"tafelrunde: removed {swept} tournament import(s) left unfinished by a crash",
+              file=sys.stderr)
+
+
 def listen(host: str, port: int) -> socket.socket:
     """A listening socket on ``host``:``port`` (port 0: one the system picks)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -186,9 +206,10 @@ def worker_app(settings: Settings, supervisor: int) -> Any:
 
 
 def serve(settings: Settings) -> int:
-    """Listen, migrate once, then serve: in this process, or in ``settings.workers`` processes
-    spawned on the one listening socket (uvicorn's supervisor: Ctrl-C or SIGTERM stops them
-    all, a worker that dies is replaced). Each worker makes its own app from the settings."""
+    """Listen, migrate once, sweep what a crash left of imports, then serve: in this process,
+    or in ``settings.workers`` processes spawned on the one listening socket (uvicorn's
+    supervisor: Ctrl-C or SIGTERM stops them all, a worker that dies is replaced). Each worker
+    makes its own app from the settings."""
     import uvicorn
     from uvicorn.config import STARTUP_FAILURE
     from uvicorn.supervisors import Multiprocess
@@ -204,6 +225,7 @@ def serve(settings: Settings) -> int:
     with listener:
         reach(settings.database_url)
         upgrade(settings.database_url)
+        sweep(settings.database_url)
         allow_connections(settings.max_connections)
         if settings.workers > 1:
             app = partial(worker_app, settings, os.getpid())

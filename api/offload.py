@@ -25,6 +25,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import signal
+import threading
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -71,7 +75,8 @@ class Offload:
             # spawn: a fork would copy the app's threads' locks mid-use (the SQLite driver's).
             self._pool = ProcessPoolExecutor(
                 self._helpers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_open, initargs=(self._database_url, self._synchronous))
+                initializer=_open,
+                initargs=(self._database_url, self._synchronous, os.getpid()))
         return self._pool
 
     async def run(self, job: Job[P, T], *args: P.args, **_none: P.kwargs) -> T:
@@ -94,13 +99,27 @@ class Offload:
 _helper: tuple[asyncio.AbstractEventLoop, Database] | None = None
 
 
-def _open(database_url: str, synchronous: str) -> None:
+ORPHAN_CHECK_SECONDS = 0.5
+
+
+def _open(database_url: str, synchronous: str, app_process: int) -> None:
     global _helper
+    threading.Thread(target=_watch, args=(app_process,), name="app-watch", daemon=True).start()
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     database = Database(create_engine(database_url, synchronous=synchronous),
                         synchronous=synchronous)
     _helper = (loop, database)
+
+
+def _watch(app_process: int) -> None:
+    """Stop the helper the moment its app's process is gone (killed with SIGKILL, it could not
+    stop it): an import left running would go on writing while a new server starts and sweeps
+    what it takes for a crash's remains. SIGKILL, as a crash: what the job was writing stays
+    hidden, for the next start's sweep (:func:`api.tournaments.backup.sweep_unfinished`)."""
+    while os.getppid() == app_process:
+        time.sleep(ORPHAN_CHECK_SECONDS)
+    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _run(job: Job[..., T], *args: Any) -> T | _Refused:

@@ -290,6 +290,11 @@ _FORGOTTEN: BindParameter[str] = bindparam("forgotten_id")
 _FORGET_MATCHES = (AUDIT.delete().where(AUDIT.c.match_id == _FORGOTTEN),
                    MATCH_ROUNDS.delete().where(MATCH_ROUNDS.c.match_id == _FORGOTTEN),
                    MATCHES.delete().where(MATCHES.c.id == _FORGOTTEN))
+_SWEEP_TABLES = (TABLES.delete().where(TABLES.c.match_id == _FORGOTTEN), *_FORGET_MATCHES)
+_HIDDEN_TOURNAMENTS = select(TOURNAMENTS.c.id).where(TOURNAMENTS.c.id.startswith(HIDDEN)).union(
+    select(TABLES.c.tournament_id).where(TABLES.c.tournament_id.startswith(HIDDEN)))
+_HIDDEN_TABLES = select(TABLES.c.match_id).where(TABLES.c.tournament_id == _HIDDEN).limit(
+    TABLES_PER_WRITE)
 _FORGET = (
     TABLES.delete().where(TABLES.c.tournament_id == _HIDDEN),
     PLAYERS.delete().where(PLAYERS.c.tournament_id == _HIDDEN),
@@ -358,3 +363,29 @@ async def _forget(turns: Turns, hidden: str, match_ids: list[str]) -> None:
         async with turns.write() as statements:
             for statement in _FORGET_MATCHES:
                 await statements.run(statement, ids)
+
+
+async def sweep_unfinished(database: Database) -> int:
+    """Remove what imports left that never finished (the server or its helper process killed
+    mid-import: :func:`_forget` never ran); how many tournaments there were.
+
+    ``tafelrunde serve`` runs this before it serves, when no import of the server can be under
+    way (and an import of another server on the same database would be removed too: run one
+    ``serve`` per database, with ``--workers`` for more processes). A part of the tables at a
+    time, each with its matches, so that a sweep stopped in turn leaves nothing the next one
+    cannot find."""
+    async with database.sessions() as session:
+        hidden = list((await session.execute(_HIDDEN_TOURNAMENTS)).scalars())
+    for tournament in hidden:
+        ids: list[dict[str, Any]] = [{}]
+        while ids:
+            async with database.write() as statements:
+                ids = [{"forgotten_id": row[0]} for row in await statements.all(
+                    _HIDDEN_TABLES, {"hidden_id": tournament})]
+                if ids:
+                    for statement in _SWEEP_TABLES:
+                        await statements.run(statement, ids)
+        async with database.write() as statements:
+            for statement in _FORGET:
+                await statements.run(statement, {"hidden_id": tournament})
+    return len(hidden)

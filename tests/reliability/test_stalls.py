@@ -13,15 +13,17 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from litestar.testing import AsyncTestClient
 from sqlalchemy import func, select
-from sqlmodel import SQLModel
+from sqlmodel import SQLModel, col
 
 from api.clubs import links
+from api.db.database import Database
 from api.db.engine import create_engine
 from api.settings import Settings
 from api.tournaments import backup, service
@@ -172,6 +174,81 @@ async def test_an_import_that_fails_while_writing_leaves_nothing_behind(
     assert await stored(settings.database_url) == {}
 
 
+async def test_what_a_crash_left_of_an_import_is_swept_and_nothing_else(
+    client: AsyncTestClient,  # type: ignore[type-arg]
+    settings: Settings, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An import killed after some of its writes (here: its last write fails and, as after a
+    SIGKILL, nothing removes the others) leaves hidden rows; the sweep removes exactly those."""
+    kept = (await client.post("/api/v1/tournaments/import", content=backup_body(8),
+                              headers={"Content-Type": "application/json"})).json()
+    before = await stored(settings.database_url)
+
+    async def fails(*_args: Any) -> None:
+        raise OSError("killed")
+
+    async def removes_nothing(*_args: Any) -> None:
+        pass
+
+    monkeypatch.setattr(backup, "_reveal", fails)
+    monkeypatch.setattr(backup, "_forget", removes_nothing)
+    monkeypatch.setattr(backup, "BIG_BACKUP_BYTES", 1 << 30)  # imported in this process
+    failed = await client.post("/api/v1/tournaments/import",
+                               content=backup_body(360),  # 540 tables: three writes
+                               headers={"Content-Type": "application/json"})
+    assert failed.status_code == 500
+    left = await stored(settings.database_url)
+    assert left["tournament_table"] > before["tournament_table"] + backup.TABLES_PER_WRITE
+    assert [i for i in await tournament_ids(settings.database_url) if i.startswith("~")]
+
+    database = Database(create_engine(settings.database_url))
+    try:
+        assert await backup.sweep_unfinished(database) == 1
+        assert await backup.sweep_unfinished(database) == 0
+    finally:
+        await database.close()
+    assert await stored(settings.database_url) == before
+    assert (await client.get(f"/api/v1/tournaments/{kept['id']}/standings")).status_code == 200
+
+
+@pytest.mark.slow
+async def test_a_server_killed_mid_import_sweeps_the_import_when_it_starts_again(
+    served: Server,
+) -> None:
+    """SIGKILL once some of the import's tables (and their matches) are written."""
+    engine = create_engine(served.database_url)
+    hidden_tables = select(func.count()).where(
+        col(TournamentTableRow.tournament_id).startswith("~"))
+    try:
+        async with httpx.AsyncClient(base_url=served.url, timeout=600) as http:
+            importing = asyncio.ensure_future(http.post(
+                "/api/v1/tournaments/import", content=backup_body(BIG_FIELD),
+                headers={"Content-Type": "application/json"}))
+            written = 0
+            while not written:
+                assert not importing.done(), importing.result().text
+                await asyncio.sleep(0.01)
+                async with engine.connect() as connection:
+                    written = (await connection.execute(hidden_tables)).scalar_one()
+            processes = served.processes()  # the server and its helper
+            await served.kill()
+            with pytest.raises(httpx.TransportError):
+                await importing
+    finally:
+        await engine.dispose()
+    # The helper stops by itself: left running, it would go on importing.
+    deadline = time.monotonic() + GENEROUS
+    while alive(processes):
+        assert time.monotonic() < deadline, "the helper outlived its server"
+        await asyncio.sleep(0.05)
+    left = await stored(served.database_url)
+    assert left["tournament_table"] < BIG_FIELD * PLAYED_ROUNDS // 4
+    assert left["match"] == left["tournament_table"]
+    await served.start()
+    assert await stored(served.database_url) == {}
+    assert "removed 1 tournament import(s) left unfinished by a crash" in served.log_tail()
+
+
 @pytest.mark.slow
 async def test_planning_a_mix_leaves_the_server_and_other_tables_going(served: Server) -> None:
     """33 players have no nine rounds without repeats: the search for the best plan takes
@@ -190,6 +267,10 @@ async def test_planning_a_mix_leaves_the_server_and_other_tables_going(served: S
         assert answered >= 2, "no round at another table was recorded while the plan was made"
         assert pinger.longest < GENEROUS
         assert (await http.get(url)).json()["current_round"] == 1
+
+
+def alive(processes: set[int]) -> bool:
+    return any(Path(f"/proc/{pid}").exists() for pid in processes)
 
 
 async def round_and_tables(database_url: str, tournament_id: str, number: int) -> tuple[int, int]:
