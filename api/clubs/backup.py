@@ -135,6 +135,11 @@ TABLES: Table = SQLModel.metadata.tables[TournamentTableRow.__tablename__]
 MAX_BACKUP_BYTES = 16 * 1024 * 1024
 """The largest club backup an import takes (some 40,000 one-round matches; checking and storing
 5,000 takes a small machine about a minute)."""
+BIG_BACKUP_BYTES = 16 * 1024
+"""A club backup larger than this is imported in the helper process (:mod:`api.offload`):
+checking, folding and rating 16 KiB (some 50 matches) is about 25 ms of a small machine's
+time, 64 KiB (the tournaments' limit) four times that, a tournament's table being cheaper than
+a club match."""
 ROWS_PER_WRITE = 2_000
 """Rows stored per write transaction of an import: a few tens of milliseconds of SQLite's
 write lock on a small machine."""

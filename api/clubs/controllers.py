@@ -38,7 +38,6 @@ from api.requests import (
     change_events,
 )
 from api.spreadsheet import DecimalMark, Layout, Separator
-from api.tournaments.backup import BIG_BACKUP_BYTES
 
 MAX_HISTORY_PAGE = 200
 
@@ -99,7 +98,7 @@ class ClubController(Controller):
                 raise ContentTooLarge(club_backup.TOO_LARGE.with_params(
                     limit=MAX_BACKUP_BYTES >> 20)) from None
             raise
-        if len(body) > BIG_BACKUP_BYTES:
+        if len(body) > club_backup.BIG_BACKUP_BYTES:
             club_id, created = await state.offload.run(club_backup.import_club, body)
         else:
             club_id, created = await club_backup.import_club(state.database, body)
