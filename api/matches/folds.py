@@ -49,11 +49,14 @@ class MatchRecord:
 
 @dataclass(frozen=True, slots=True)
 class Stored:
-    """A match as stored: its record, its game, and (for folding) its round entries in order."""
+    """A match as stored: its record, its game, and (for folding) its round entries in order;
+    kept after a write with an ``Idempotency-Key``, that key's stored answer as ``(key,
+    fingerprint, body)`` too."""
 
     record: MatchRecord
     game: AnyGame
     entries: tuple[JSON, ...] = ()
+    answer: tuple[str, str, JSON] | None = None
 
     def setup(self) -> Setup[Any]:
         return set_up(self.game, self.record.players, self.record.options)

@@ -50,6 +50,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.dml import Insert
+from sqlalchemy.sql.selectable import CTE
 from sqlmodel import SQLModel, col
 
 from api import auth
@@ -137,25 +139,40 @@ def _round_in_one_statement(idempotent: bool) -> Select[int]:
     written = update(MATCHES).where(*conditions).values({
         name: bindparam(f"set_{name}", type_=MATCHES.c[name].type) for name in MATCH_WRITTEN
     }).returning(MATCHES.c.id).cte("written")
-
-    def inserted(table: Table, values: dict[str, Any]) -> Any:
-        """``INSERT INTO table SELECT ... FROM written``: a row only if the match was written."""
-        return insert(table).from_select(
-            ["match_id", *values], select(written.c.id, *(
-                bindparam(name, type_=table.c[column].type) if isinstance(name, str) else name
-                for column, name in values.items()))).cte(f"inserted_{table.name}")
-
     ctes = [
-        inserted(ROUNDS, {"number": "round_number", "entry": "round_entry",
-                          "result": "round_result", "totals": "round_totals"}),
-        inserted(AUDIT, {"at": "at", "action": literal("round_added"), "round": "round_number",
-                         "old_entry": "no_entry", "new_entry": "round_entry",
-                         "token_kind": "token_kind"}),
+        _for_the_match(written, ROUNDS, {"number": "round_number", "entry": "round_entry",
+                                         "result": "round_result", "totals": "round_totals"}),
+        _for_the_match(written, AUDIT, {
+            "at": "at", "action": literal("round_added"), "round": "round_number",
+            "old_entry": "no_entry", "new_entry": "round_entry", "token_kind": "token_kind"}),
     ]
     if idempotent:
-        ctes.append(inserted(IDEMPOTENCY, {"key": "key", "fingerprint": "fingerprint",
-                                           "status": literal(201, Integer), "body": "answer"}))
-    return select(func.count()).select_from(written).add_cte(*ctes)
+        ctes.append(_for_the_match(written, IDEMPOTENCY, {
+            "key": "key", "fingerprint": "fingerprint", "status": literal(201, Integer),
+            "body": "answer"}))
+    return select(func.count()).select_from(written).add_cte(
+        *(insert.cte(f"inserted_{insert.table.name}") for insert in ctes))
+
+
+def _for_the_match(match: CTE, table: Table, values: dict[str, Any]) -> Insert:
+    """``INSERT INTO table (match_id, ...) SELECT id, ... FROM match``: a row only if the match
+    row was written. ``values``: each column's parameter name, or an expression."""
+    return insert(table).from_select(["match_id", *values], select(match.c.id, *(
+        bindparam(name, type_=table.c[column].type) if isinstance(name, str) else name
+        for column, name in values.items())))
+
+
+def _match_made_in_one_statement() -> Insert:
+    """Make a match (PostgreSQL, :meth:`Database.write_one`): its row and its creation's audit
+    record in one statement. Parameters: every column as ``set_<column>``, the audit's ``at``
+    and ``no_entry`` (None)."""
+    made = insert(MATCHES).values({
+        column.name: bindparam(f"set_{column.name}", type_=column.type) for column in MATCHES.c
+    }).returning(MATCHES.c.id).cte("made")
+    return _for_the_match(made, AUDIT, {
+        "at": "at", "action": literal("create"), "round": literal(None, Integer),
+        "old_entry": "no_entry", "new_entry": "no_entry",
+        "token_kind": literal(auth.MATCH_TOKEN)}).add_cte(made)
 
 
 MATCH_WRITTEN = ("version", "status", "winners", "reason", "standings", "next_dealer",
@@ -163,6 +180,7 @@ MATCH_WRITTEN = ("version", "status", "winners", "reason", "standings", "next_de
 """The columns of a match row a write changes (:func:`match_columns`)."""
 ROUND_IN_ONE_STATEMENT = {True: _round_in_one_statement(True),
                           False: _round_in_one_statement(False)}
+MATCH_MADE_IN_ONE_STATEMENT = _match_made_in_one_statement()
 # Everything a read of a match needs, in one statement; the snapshot as the JSON text it was
 # stored as (``CAST``: PostgreSQL's driver would otherwise decode it).
 READ_SNAPSHOT = select(
@@ -361,16 +379,21 @@ async def create_match(database: Database, folds: RecentFolds, body: s.NewMatch,
         view_token_hash=auth.token_hash(tokens.view), version=1, created_at=at,
     )
     row, _rounds = new_match_row(record, fold_match(game, setup, []), at)
-    async with database.write() as statements:
-        if body.club is not None:
-            club_version = await links.open_club(statements, body.club, authorization)
-            seated = await members_for(statements, body.club, setup.players, at)
-        await statements.run(INSERT_MATCH, row)
-        if body.club is not None:
-            await links.link_match(statements, body.club, record.id, game.id, seated.members,
-                                   at)
-            await ledger.touch_club(statements, body.club, club_version, at)
-        await _audit(statements, record.id, at, "create", auth.MATCH_TOKEN)
+    if body.club is None and database.writes_one_statement:
+        await database.write_one(MATCH_MADE_IN_ONE_STATEMENT, {
+            **{f"set_{name}": value for name, value in row.items()}, "at": at,
+            "no_entry": None})
+    else:
+        async with database.write() as statements:
+            if body.club is not None:
+                club_version = await links.open_club(statements, body.club, authorization)
+                seated = await members_for(statements, body.club, setup.players, at)
+            await statements.run(INSERT_MATCH, row)
+            if body.club is not None:
+                await links.link_match(statements, body.club, record.id, game.id,
+                                       seated.members, at)
+                await ledger.touch_club(statements, body.club, club_version, at)
+            await _audit(statements, record.id, at, "create", auth.MATCH_TOKEN)
     folds.remember(Stored(record, game))
     return s.CreatedMatch(**msgspec.structs.asdict(row["snapshot"]), token=tokens.write,
                           view_token=tokens.view)
@@ -551,16 +574,14 @@ async def record_round(
 ) -> s.RoundWritten | Replay:
     """Append a round; with ``idempotency`` when the client sent a key."""
     entry = unwrap_entry(body)
-    known = await _record_known_round(database, folds, match_id, authorization, entry,
+    found = await _record_known_round(database, folds, match_id, authorization, entry,
                                       idempotency)
-    if known is not None:
-        written, writer, number = known
-    else:
+    if found is None:
         found = await _record_locked_round(database, folds, match_id, authorization, entry,
                                            idempotency, sender)
-        if isinstance(found, Replay):
-            return found
-        written, writer, number = found
+    if isinstance(found, Replay):
+        return found
+    written, writer, number = found
     await _publish(broker, writer, match_id, written, "round_added", number)
     assert written.answer is not None
     return written.answer
@@ -569,18 +590,23 @@ async def record_round(
 async def _record_known_round(
     database: Database, folds: RecentFolds, match_id: str, authorization: str | None,
     entry: JSON, idempotency: Idempotency | None,
-) -> tuple[Written, MatchWriter, int] | None:
+) -> tuple[Written, MatchWriter, int] | Replay | None:
     """Record the round in one statement (:data:`ROUND_IN_ONE_STATEMENT`) from the match as
-    this process last wrote it; None when that cannot be done and the locked way must be
-    taken: not PostgreSQL, a match not kept, a token that is not the match's own (the locked
-    way tells why, or takes a club's), a round that does not fold onto the kept rounds (the
-    locked way answers against the rounds stored now), or the statement wrote nothing."""
+    this process last wrote it, or answer the key of that write again; None when that cannot
+    be done and the locked way must be taken: not PostgreSQL, a match not kept, a token that is
+    not the match's own (the locked way tells why, or takes a club's), a round that does not
+    fold onto the kept rounds (the locked way answers against the rounds stored now), or the
+    statement wrote nothing."""
     stored = folds.last_written(match_id) if database.writes_one_statement else None
     if stored is None:
         return None
     record = stored.record
     try:
         token_kind = auth.require_write(authorization, record.write_token_hash)
+        if idempotency is not None and stored.answer is not None and \
+                stored.answer[0] == idempotency.key:
+            # The answer was lost on its way (the phone sends it again): this process stored it.
+            return _replay((stored.answer[1], 201, stored.answer[2]), idempotency)
         folded = folds.fold(record.id, stored.game, record.players, record.options,
                             [*stored.entries, entry])
     except (Unauthorized, Forbidden, InvalidEntry, MatchFinished):
@@ -607,7 +633,7 @@ async def _record_known_round(
     if row is None or row[0] == 0:
         return None
     folds.remember(Stored(replace(record, version=version), stored.game,
-                          (*stored.entries, entry)))
+                          (*stored.entries, entry), _kept_answer(idempotency, answer)))
     return Written(version, answer, None), MatchWriter(token_kind), len(rounds)
 
 
@@ -641,17 +667,25 @@ async def _record_locked_round(
                 return replay
         raise Conflict(_("Another round was recorded at the same moment; load the match "
                          "again.")) from None
-    _remember(folds, stored, writer, written, entries)
+    _remember(folds, stored, writer, written, entries, idempotency)
     return written, writer, number
 
 
 def _remember(folds: RecentFolds, stored: Stored, writer: MatchWriter, written: Written,
-              entries: Sequence[JSON]) -> None:
+              entries: Sequence[JSON], idempotency: Idempotency | None = None) -> None:
     """Keep the match as a committed write left it, for its next round in one statement; not a
     tournament's table, whose rounds can never be written that way."""
     if writer.table is None:
         folds.remember(Stored(replace(stored.record, version=written.version), stored.game,
-                              tuple(entries)))
+                              tuple(entries), _kept_answer(idempotency, written.answer)))
+
+
+def _kept_answer(idempotency: Idempotency | None,
+                 answer: s.RoundWritten | None) -> tuple[str, str, JSON] | None:
+    """A stored answer as kept with the match: as a replay from the database would give it."""
+    if idempotency is None or answer is None:
+        return None
+    return idempotency.key, idempotency.fingerprint, msgspec.to_builtins(answer)
 
 
 def _existing(stored: Stored, number: int) -> JSON:

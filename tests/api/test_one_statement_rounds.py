@@ -1,6 +1,7 @@
-"""On PostgreSQL a round of a match this process wrote last is recorded in one statement
-(``service.ROUND_IN_ONE_STATEMENT``) instead of a locked transaction: it must store exactly what
-the locked way stores, and give way to it whenever the match is not as this process left it."""
+"""On PostgreSQL a match is made in one statement (``service.MATCH_MADE_IN_ONE_STATEMENT``) and a
+round of a match this process wrote last is recorded in one (``service.ROUND_IN_ONE_STATEMENT``)
+instead of a transaction: they must store exactly what the locked way stores, and a round must
+give way to it whenever the match is not as this process left it."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from litestar.testing import AsyncTestClient
 from api.app import create_app
 from api.db.database import Database
 from api.db.engine import asyncpg_dsn
-from api.matches.folds import RecentFolds
 from api.settings import Settings
 from scoring import registry
 from scoring.match import fold_match, set_up
@@ -75,23 +75,23 @@ def fresh_totals(entries: list[Any]) -> Any:
     return folded.rounds[-1].as_json()["totals"]
 
 
-async def test_a_round_is_stored_in_one_statement_exactly_as_the_locked_way_stores_it(
+async def test_a_match_and_its_rounds_are_stored_in_one_statement_each_as_the_locked_way_does(
     new_table: NewTable, settings: Settings, locked_writes: list[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    quick, locked = await new_table(), await new_table()
-    locked_writes.clear()
+    quick = await new_table()
     for number, entry in enumerate(ROUNDS, start=1):
         answer = await quick.record(entry, **{"Idempotency-Key": f"key-{number}"})
         assert answer.status_code == 201, answer.text
-    assert locked_writes == []  # every round in one statement, none the locked way
+    assert locked_writes == []  # made and every round in one statement, none the locked way
 
-    with monkeypatch.context() as forgetting:
-        forgetting.setattr(RecentFolds, "last_written", lambda _folds, _match_id: None)
+    with monkeypatch.context() as locking:
+        locking.setattr(Database, "writes_one_statement", False)
+        locked = await new_table()
         for number, entry in enumerate(ROUNDS, start=1):
             answer = await locked.record(entry, **{"Idempotency-Key": f"key-{number}"})
             assert answer.status_code == 201, answer.text
-    assert locked_writes == ["write"] * len(ROUNDS)
+    assert locked_writes == ["write"] * (1 + len(ROUNDS))
     assert await stored(settings, quick.id) == await stored(settings, locked.id)
     assert (await quick.read())["rounds"][-1]["totals"] == fresh_totals(ROUNDS)
 
@@ -128,17 +128,27 @@ async def test_a_match_another_process_changed_since_is_recorded_the_locked_way(
     assert locked_writes == []
 
 
-async def test_a_repeated_idempotency_key_is_answered_from_the_store_and_stores_nothing(
-    new_table: NewTable, settings: Settings,
+async def test_a_repeated_idempotency_key_is_answered_again_and_stores_nothing(
+    new_table: NewTable, settings: Settings, locked_writes: list[str],
 ) -> None:
     table = await new_table()
     first = await table.record(ROUNDS[0], **{"Idempotency-Key": "once"})
     assert first.status_code == 201
-    assert (await table.record(ROUNDS[1], **{"Idempotency-Key": "twice"})).status_code == 201
+    second = await table.record(ROUNDS[1], **{"Idempotency-Key": "twice"})
+    assert second.status_code == 201
+    locked_writes.clear()
+    # The key of this process's last write of the match is answered from what it kept ...
+    again = await table.record(ROUNDS[1], **{"Idempotency-Key": "twice"})
+    assert (again.status_code, again.json()) == (201, second.json())
+    other_body = await table.record(ROUNDS[2], **{"Idempotency-Key": "twice"})
+    assert problem(other_body, 422)["errors"][0]["code"] == "idempotency_key_reused"
+    assert locked_writes == []
+    # ... an older key from the database, the locked way.
     again = await table.record(ROUNDS[0], **{"Idempotency-Key": "once"})
     assert (again.status_code, again.json()) == (201, first.json())
     other_body = await table.record(ROUNDS[2], **{"Idempotency-Key": "once"})
     assert problem(other_body, 422)["errors"][0]["code"] == "idempotency_key_reused"
+    assert locked_writes == ["write", "write"]
     held = await stored(settings, table.id)
     assert [number for number, *_ in held["rounds"]] == [1, 2]
     assert [key for key, *_ in held["answers"]] == ["once", "twice"]
