@@ -108,21 +108,25 @@ RUNNING = re.compile(r"Tafelrunde is running at (?P<base>http://\S+:(?P<port>\d+
 
 def sweep(database_url: str) -> None:
     """Remove what imports a crash left unfinished (:func:`api.tournaments.backup.
-    sweep_unfinished`), saying so on stderr."""
+    sweep_unfinished`, :func:`api.clubs.backup.sweep_unfinished`), saying so on stderr."""
+    from api.clubs.backup import sweep_unfinished as sweep_clubs
     from api.db.database import Database
     from api.db.engine import create_engine
     from api.tournaments.backup import sweep_unfinished
 
-    async def run() -> int:
+    async def run() -> tuple[int, int]:
         database = Database(create_engine(database_url))
         try:
-            return await sweep_unfinished(database)
+            return await sweep_unfinished(database), await sweep_clubs(database)
         finally:
             await database.close()
 
-    swept = asyncio.run(run())
-    if swept:
-        print(f"tafelrunde: removed {swept} tournament import(s) left unfinished by a crash",
+    tournaments, clubs = asyncio.run(run())
+    if tournaments:
+        print(f"tafelrunde: removed {tournaments} tournament import(s) left unfinished by a "
+              "crash", file=sys.stderr)
+    if clubs:
+        print(f"tafelrunde: removed {clubs} club import(s) left unfinished by a crash",
               file=sys.stderr)
 
 

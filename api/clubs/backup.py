@@ -159,7 +159,8 @@ FORGET = {table: table.delete().where(column == bindparam("owner_key"))
 REVEAL = ledger.UPDATE_CLUB.where(ledger.CLUBS.c.token_hash == HIDDEN)
 LEFT_BEHIND = timedelta(days=1)
 """A club still hidden this long after its import began was left by a process that died while
-importing it (a failed write removes its own rows at once); the next import sweeps it away."""
+importing it (a failed write removes its own rows at once): the next import sweeps it away
+(``serve`` sweeps every hidden club before it serves)."""
 _LEFT = select(ledger.CLUBS.c.id).where(ledger.CLUBS.c.token_hash == HIDDEN,
                                         ledger.CLUBS.c.created_at < bindparam("before"))
 _LEFT_MATCHES = select(ledger.CLUB_MATCHES.c.match_id).where(
@@ -378,7 +379,7 @@ async def import_club(database: Database, body: bytes) -> tuple[str, bytes]:
     """
     planned = _plan(decode_body(body, s.ClubBackup))
     turns = Turns(database)
-    await forget(turns, await _left_behind(database))
+    await forget(turns, await _left_behind(database, now() - LEFT_BEHIND))
     written: Rows = []
     try:
         for start in range(0, len(planned.rows), ROWS_PER_WRITE):
@@ -398,9 +399,18 @@ async def import_club(database: Database, body: bytes) -> tuple[str, bytes]:
         view_token=planned.tokens.view))
 
 
-async def _left_behind(database: Database) -> dict[Table, set[Any]]:
-    """What imports that never finished left (:data:`LEFT_BEHIND`), as :func:`owners` says it."""
-    before = {"before": now() - LEFT_BEHIND}
+async def sweep_unfinished(database: Database) -> int:
+    """Remove every club an import left hidden (the server or its helper process killed
+    mid-import); how many there were. ``tafelrunde serve`` runs this before it serves, when no
+    import can be under way, as it does :func:`api.tournaments.backup.sweep_unfinished`."""
+    left = await _left_behind(database, now())
+    await forget(Turns(database), left)
+    return len(left.get(ledger.CLUBS, ()))
+
+
+async def _left_behind(database: Database, since: datetime) -> dict[Table, set[Any]]:
+    """What club imports begun before ``since`` left hidden, as :func:`owners` says it."""
+    before = {"before": since}
     async with database.sessions() as session:
         clubs = set((await session.execute(_LEFT, before)).scalars())
         if not clubs:

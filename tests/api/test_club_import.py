@@ -12,6 +12,8 @@ from sqlalchemy import func, select
 
 from api.clubs import backup as club_backup
 from api.clubs import ledger
+from api.db.database import Database
+from api.db.engine import create_engine
 from api.db.statements import Statements
 from api.imports import HIDDEN
 from api.settings import Settings
@@ -101,6 +103,18 @@ async def test_an_importing_club_answers_nobody_and_one_left_behind_is_swept(
     assert (await client.post(f"{CLUBS}/import", json=saved)).status_code == 201
     assert await stored(settings.database_url) == two_imports, "the one left behind is gone"
     assert (await client.get(f"{CLUBS}/{hidden[0]}", headers=club.auth)).status_code == 404
+
+    # serve sweeps every hidden club before it serves, however young.
+    monkeypatch.setattr(club_backup, "_reveal", dies)
+    monkeypatch.setattr(club_backup, "forget", _keep)
+    assert (await client.post(f"{CLUBS}/import", json=saved)).status_code == 500
+    monkeypatch.setattr(club_backup, "forget", forget)
+    database = Database(create_engine(settings.database_url))
+    try:
+        assert await club_backup.sweep_unfinished(database) == 1
+    finally:
+        await database.close()
+    assert await stored(settings.database_url) == two_imports
 
 
 async def _keep(*_args: Any) -> None:
