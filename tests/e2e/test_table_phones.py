@@ -124,6 +124,34 @@ def test_the_entering_phone_cannot_confirm_and_a_second_phone_confirms_first_thi
     assert (confirmed["state"], confirmed["confirmed_by"]) == ("confirmed", "table")
 
 
+
+def test_a_round_saved_while_the_phones_key_is_on_its_way_waits_for_it(
+        phone: Any, server: Server) -> None:
+    """A phone that saves its table's result before the server has answered its key request
+    still names itself by that key: by its device id alone, which any phone can send, it
+    could confirm its own result (seen as a flaky test on a loaded machine)."""
+    tournament, started = tournament_with_round(server, 4)
+    [table] = started["tables"]
+    page = phone.page
+    held: list[Any] = []
+    page.route("**/tables/1/phones", lambda route: held.append(route))
+    page.goto(table_link(server, tournament, table))
+    page.wait_for_selector("body[data-ready]")
+    page.locator("[data-path=winner] [data-value='0']").click()
+    for k, value in enumerate(page.locator(".stepper input").all()):
+        value.fill(str(1 + k))
+    page.get_by_role("button", name="Save round").click()
+    page.wait_for_timeout(1000)  # time enough to send the round, were it not waiting
+    assert len(held) == 1
+    assert server.get(f"{T}/{tournament['id']}")["round_list"][0]["tables"][0]["state"] == "open"
+    held[0].continue_()
+    expect(page.locator("#winner-names")).to_be_visible()
+    entered = server.get(f"{T}/{tournament['id']}")["round_list"][0]["tables"][0]
+    key = page.evaluate(
+        "(m) => JSON.parse(localStorage['tafelrunde.tokens'])[m].phone.key", table["match_id"])
+    assert entered["entered_by_phone"] is not None
+    assert key.startswith(entered["entered_by_phone"] + ".")
+
 def test_standings_fit_a_phone_with_tiebreaks_on_demand_and_count_only_complete_rounds(
         phone: Any, second_phone: Any, server: Server) -> None:
     tournament, started = tournament_with_round(server, 12)

@@ -17,10 +17,22 @@ import { dismiss, enqueue, onChange as onOutboxChange, pending, rejected, replay
 import { follow, oneAtATime } from '../live.js';
 import { goFromHere } from '../router.js';
 import { writeToken } from '../store.js';
+import { openTablePhone } from '../tournaments/phone.js';
 import { dealerOf, errorScreen, header, loadView, problemText, standingsStrip } from '../match-view.js';
 
 function requestSync() {
   navigator.serviceWorker?.ready.then((reg) => reg.sync?.register('outbox')).catch(() => {});
+}
+
+// A table's phone asks for its key as the table's link opens (tournaments/phone.js). A round
+// saved before the answer came would name the phone by its device id alone, which any phone can
+// send: the phone that entered the result could then confirm it itself. So Save waits for a key
+// on its way, but never longer than KEY_WAIT: offline, the round is kept without it.
+const KEY_WAIT = 5000;
+
+function keyOnItsWay(matchId) {
+  return Promise.race([openTablePhone(matchId).catch(() => null),
+    new Promise((resolve) => { setTimeout(resolve, KEY_WAIT); })]);
 }
 
 /** "Round 3", and who deals it: the next dealer after the `queued` rounds still waiting to be sent. */
@@ -119,6 +131,7 @@ export async function sheetScreen(root, id) {
   }
 
   async function save(entry, panel) {
+    await keyOnItsWay(id);
     const item = await enqueue({ matchId: id, body: entry, token: writeToken(id) });
     requestSync();
     const outcomes = await replay().catch(() => []);
