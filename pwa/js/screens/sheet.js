@@ -151,7 +151,11 @@ export async function sheetScreen(root, id) {
     } else if (state === 'rejected') {
       const problem = mine?.problem || (await rejected(id)).find((i) => i.seq === item.seq).problem;
       await dismiss(item.seq);
-      showErrors(panel, problem.errors, problem.detail);
+      // Numbers changed while the round was on its way: its problems are about numbers no
+      // longer on the screen (the game's guide speaks about those that are), and would stay.
+      if (JSON.stringify(editor?.entry()) === JSON.stringify(entry)) {
+        showErrors(panel, problem.errors, problem.detail);
+      }
     } else {
       toast(t('sheet.saved_offline'));
       await drawWaiting();
