@@ -21,7 +21,7 @@ from api.db.engine import create_engine
 from api.imports import HIDDEN
 from bench.clubs import club_backup
 from bench.harness import Server
-from tests.reliability.test_stalls import GENEROUS, Pinger, rounds_while
+from tests.reliability.test_stalls import import_while_playing
 
 MATCHES = 1_000  # some 12,000 rows: checked in the helper process, stored in six writes
 
@@ -57,18 +57,7 @@ async def test_a_big_club_import_lets_other_tables_play_and_is_invisible_until_c
                             "Authorization": "Bearer guessed"})).status_code)
                 await asyncio.sleep(0.05)
 
-        async with Pinger(http) as pinger:
-            importing = asyncio.ensure_future(http.post(
-                "/api/v1/clubs/import", content=body,
-                headers={"Content-Type": "application/json"}))
-            watching = asyncio.ensure_future(watch(importing))
-            answered = await rounds_while(http, importing)
-            await watching
-        created = importing.result()
-        assert created.status_code == 201, created.text
-        club = created.json()
-        assert answered >= 2, "no round at another table was recorded during the import"
-        assert pinger.longest < GENEROUS
+        club = await import_while_playing(http, "/api/v1/clubs/import", body, watch)
         assert refused, "never seen under way"
         assert set(refused) == {404}
         # The last write gives the club its token hashes (the watcher may see it before the

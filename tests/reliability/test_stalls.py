@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +110,26 @@ async def rounds_while(http: httpx.AsyncClient, busy: Awaitable[Any]) -> int:
     return answered
 
 
+async def import_while_playing(http: httpx.AsyncClient, path: str, body: bytes,
+                               watch: Callable[[asyncio.Future[Any]], Awaitable[None]],
+                               ) -> dict[str, Any]:
+    """POST the backup ``body`` to the import at ``path`` while ``watch`` looks on, another
+    table records rounds and a pinger asks the server: what the import created, once it is
+    known that rounds were recorded meanwhile and no ping waited long."""
+    async with Pinger(http) as pinger:
+        importing = asyncio.ensure_future(http.post(
+            path, content=body, headers={"Content-Type": "application/json"}))
+        watching = asyncio.ensure_future(watch(importing))
+        answered = await rounds_while(http, importing)
+        await watching
+    created = importing.result()
+    assert created.status_code == 201, created.text
+    assert answered >= 2, "no round at another table was recorded during the import"
+    assert pinger.longest < GENEROUS
+    made: dict[str, Any] = created.json()
+    return made
+
+
 @pytest.mark.slow
 async def test_a_big_import_lets_other_tables_play_and_is_invisible_until_complete(
     served: Server,
@@ -123,18 +143,7 @@ async def test_a_big_import_lets_other_tables_play_and_is_invisible_until_comple
             await asyncio.sleep(0.05)
 
     async with httpx.AsyncClient(base_url=served.url, timeout=600) as http:
-        async with Pinger(http) as pinger:
-            importing = asyncio.ensure_future(http.post(
-                "/api/v1/tournaments/import", content=body,
-                headers={"Content-Type": "application/json"}))
-            watching = asyncio.ensure_future(watch(importing))
-            answered = await rounds_while(http, importing)
-            await watching
-        created = importing.result()
-        assert created.status_code == 201, created.text
-        tournament = created.json()
-        assert answered >= 2, "no round at another table was recorded during the import"
-        assert pinger.longest < GENEROUS
+        tournament = await import_while_playing(http, "/api/v1/tournaments/import", body, watch)
         # Until the last write, the tournament exists only under an id no request can name;
         # that write gives it its id (which the watcher may see before the answer arrives).
         assert any(ids and ids[0].startswith("~") for ids in seen), "never seen under way"
