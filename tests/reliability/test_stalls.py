@@ -251,7 +251,9 @@ async def test_a_server_killed_mid_import_sweeps_the_import_when_it_starts_again
         assert time.monotonic() < deadline, "the helper outlived its server"
         await asyncio.sleep(0.05)
     left = await stored(served.database_url)
-    assert left["tournament_table"] < BIG_FIELD * PLAYED_ROUNDS // 4
+    # Cut short: part of the tables written (how many depends on the machine's speed; a
+    # quiet one wrote a quarter between the first write seen and the kill), never all.
+    assert 0 < left["tournament_table"] < BIG_FIELD * PLAYED_ROUNDS
     assert left["match"] == left["tournament_table"]
     await served.start()
     assert await stored(served.database_url) == {}
