@@ -3,7 +3,9 @@ touches the database; ``--port 0`` takes a free port and says which."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -197,6 +199,24 @@ def test_serve_names_a_port_it_cannot_take_and_migrates_nothing(
     assert capsys.readouterr().err == (
         f"tafelrunde: cannot listen on 127.0.0.1 port {port}: Address already in use\n")
     assert list(tmp_path.iterdir()) == []
+
+
+async def test_the_connections_serve_accepts_send_small_answers_at_once() -> None:
+    """Nagle's algorithm off: a kept-alive connection's next answer does not wait 40 ms for the
+    client's delayed acknowledgement of the previous one."""
+    accepted: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+    async def note_nodelay(_reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        accepted.set_result(writer.get_extra_info("socket").getsockopt(
+            socket.IPPROTO_TCP, socket.TCP_NODELAY))
+        writer.close()
+
+    server = await asyncio.start_server(note_nodelay, sock=cli.listen("127.0.0.1", 0))
+    async with server:
+        port = server.sockets[0].getsockname()[1]
+        _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        assert await asyncio.wait_for(accepted, 10) != 0
+        writer.close()
 
 
 @pytest.mark.parametrize("command", [["db", "check"], ["db", "upgrade"], ["db", "downgrade"],
