@@ -47,13 +47,13 @@ acknowledged (SQLite ``synchronous=NORMAL`` in WAL mode, PostgreSQL ``synchronou
 """
 _POSTGRES_SYNCHRONOUS_COMMIT = {"full": "on", "normal": "off"}
 
-POOL_SIZE = 10
-POOL_OVERFLOW = 5
-"""PostgreSQL connections per server process: kept open, and at most this many more under a
-burst. Up to 15 requests of a process talk to the database at once, the rest wait their turn
-in the pool (four workers hold at most 60 of PostgreSQL's default 100 connections). SQLAlchemy's
-default of 5 kept opened connections made a load of 100 phones open and close connections all
-the time, each new one preparing its statements afresh."""
+POOL_SIZE = 15
+"""PostgreSQL connections per server process, all kept open: up to 15 requests of a process talk
+to the database at once, the rest wait their turn in the pool (four workers hold at most 60 of
+PostgreSQL's default 100 connections). None is opened for a burst and closed after it
+(SQLAlchemy's ``max_overflow``): under a load of 100 phones such connections were opened and
+closed all the time, each a new PostgreSQL process preparing its statements afresh, and made a
+round cost PostgreSQL twice the CPU it costs on connections kept open (``bench/load.py``)."""
 
 
 def _json_text(value: Any) -> str:
@@ -81,7 +81,7 @@ def create_engine(url: str, *, synchronous: str = "full",
 
 def _postgres_engine(url: str, *, synchronous: str) -> AsyncEngine:
     engine = create_async_engine(
-        url, pool_size=POOL_SIZE, max_overflow=POOL_OVERFLOW,
+        url, pool_size=POOL_SIZE, max_overflow=0,
         connect_args={"server_settings": {
             "synchronous_commit": _POSTGRES_SYNCHRONOUS_COMMIT[synchronous]}},
         **JSON_CODECS)
