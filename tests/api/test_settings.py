@@ -4,6 +4,7 @@ touches the database; ``--port 0`` takes a free port and says which."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import socket
 import subprocess
@@ -11,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import uvicorn
 
 from api import cli
 from api.settings import REPO_ROOT, Settings, SettingsError, variables
@@ -199,6 +201,26 @@ def test_serve_names_a_port_it_cannot_take_and_migrates_nothing(
     assert capsys.readouterr().err == (
         f"tafelrunde: cannot listen on 127.0.0.1 port {port}: Address already in use\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_serve_freezes_what_the_process_holds_before_it_serves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Full garbage collections on the event loop walk only what requests made, not the
+    libraries and the app (``cli.settle_heap``)."""
+    frozen_when_serving: list[int] = []
+
+    def serve_nothing(_server: uvicorn.Server, sockets: list[socket.socket]) -> None:
+        frozen_when_serving.append(gc.get_freeze_count())
+
+    in_empty_folder(tmp_path, monkeypatch)
+    monkeypatch.setattr(uvicorn.Server, "run", serve_nothing)
+    try:
+        cli.main(["serve", "--port", "0"])
+        assert frozen_when_serving
+        assert frozen_when_serving[0] > 50_000
+    finally:
+        gc.unfreeze()
 
 
 async def test_the_connections_serve_accepts_send_small_answers_at_once() -> None:
