@@ -33,10 +33,12 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 try:
     import asyncpg
     import httpx
+    import msgspec
 except ImportError as missing:  # the benches run in the project's test environment
     raise SystemExit(f"the benches need the test extras ({missing.name} is missing): "
                      ".venv/bin/pip install -e '.[test]'") from None
@@ -253,23 +255,91 @@ class Tally:
         return sum(len(entries) for entries in self.acknowledged.values())
 
 
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """An answer as a phone reads it: the status and the body's bytes."""
+
+    status: int
+    body: bytes
+
+    def json(self) -> Any:
+        return msgspec.json.decode(self.body)
+
+    @property
+    def text(self) -> str:
+        return self.body.decode(errors="replace")
+
+
+class UnreadableAnswer(Exception):
+    """An answer the phones do not read: chunked, without a Content-Length, not HTTP/1.1. The
+    server sends a Content-Length with every JSON answer, so this is a fault to see at once, not
+    a lost connection to send again over."""
+
+
+# What a lost connection raises: refused or reset (OSError), a timeout (TimeoutError is an
+# OSError), an answer cut short by the server's end (asyncio.IncompleteReadError, an EOFError).
+LOST_CONNECTION = (OSError, EOFError)
+HEAD_END = b"\r\n\r\n"
+
+
+async def read_answer(reader: asyncio.StreamReader) -> tuple[Answer, bool]:
+    """The next answer on a connection, and whether the server said it closes the connection."""
+    try:
+        head = await reader.readuntil(HEAD_END)
+    except asyncio.LimitOverrunError as error:
+        raise UnreadableAnswer(f"an answer's head is longer than {error.consumed} bytes") from None
+    status_line, *lines = head[: -len(HEAD_END)].split(b"\r\n")
+    version, _, rest = status_line.partition(b" ")
+    status = rest[:3]
+    if version != b"HTTP/1.1" or not status.isdigit():
+        raise UnreadableAnswer(f"not an HTTP/1.1 status line: {status_line!r}")
+    fields: dict[bytes, bytes] = {}
+    for line in lines:
+        name, colon, value = line.partition(b":")
+        if not colon:
+            raise UnreadableAnswer(f"a header line without a colon: {line!r}")
+        fields[name.strip().lower()] = value.strip()
+    if b"transfer-encoding" in fields:
+        raise UnreadableAnswer(f"Transfer-Encoding: {fields[b'transfer-encoding'].decode()} "
+                               "(the phones read only answers with a Content-Length)")
+    length = fields.get(b"content-length")
+    if length is None or not length.isdigit():
+        raise UnreadableAnswer(f"a {status.decode()} answer without a Content-Length")
+    body = await reader.readexactly(int(length))
+    return Answer(int(status), body), fields.get(b"connection", b"").lower() == b"close"
+
+
 class Phone:
-    """One client: its own connections, its own random choices, every request retried."""
+    """One client: its own connection, its own random choices, every request retried.
+
+    It speaks just enough HTTP/1.1 for the JSON the API answers, over one kept-alive connection
+    of its own (asyncio streams): the benches measure the server, and a general client library
+    (httpx) cost the phones more CPU per round than the server itself, on the same cores."""
 
     def __init__(self, base_url: str, rng: random.Random, tally: Tally, chaos: Chaos,
                  timeout: float = 10.0, number: int = 0) -> None:
-        self.base_url = base_url
+        address = urlsplit(base_url)
+        if address.scheme != "http" or address.hostname is None or address.port is None:
+            raise ValueError(f"a phone talks to http://host:port, not {base_url!r}")
+        self.host, self.port = address.hostname, address.port
         self.number = number
         self.rng = rng
         self.tally = tally
         self.chaos = chaos
-        self.http = httpx.AsyncClient(base_url=base_url, timeout=timeout)
+        self.timeout = timeout
+        self.connections = 0  # opened so far, the ones hung up on purpose included
+        self._connection: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
 
     async def close(self) -> None:
-        await self.http.aclose()
+        if self._connection is not None:
+            writer = self._connection[1]
+            self._connection = None
+            writer.close()
+            with contextlib.suppress(*LOST_CONNECTION):
+                await writer.wait_closed()
 
     async def send(self, method: str, path: str, body: Any,
-                   headers: dict[str, str] | None = None) -> httpx.Response:
+                   headers: dict[str, str] | None = None) -> Answer:
         """The answer to a request sent as often as needed; 5xx and lost answers are retried."""
         headers = headers or {}
         deadline = time.monotonic() + GIVE_UP_AFTER
@@ -279,60 +349,102 @@ class Phone:
                 self.tally.retries += 1
             first = False
             try:
-                response = await self._attempt(method, path, body, headers)
-            except (httpx.TransportError, OSError):
+                answer = await self._attempt(method, path, body, headers)
+            except LOST_CONNECTION:
                 if time.monotonic() > deadline:
                     raise
                 await asyncio.sleep(RETRY_PAUSE)
                 continue
             self.tally.answers[self.number] += 1
-            if response.status_code >= 500:
+            if answer.status >= 500:
                 self.tally.server_errors += 1
-                self.tally.unexpected.append(f"{method} {path}: {response.status_code} "
-                                             f"{response.text[:200]}")
+                self.tally.unexpected.append(f"{method} {path}: {answer.status} "
+                                             f"{answer.text[:200]}")
                 await asyncio.sleep(RETRY_PAUSE)
                 continue
-            return response
+            return answer
 
     async def _attempt(self, method: str, path: str, body: Any,
-                       headers: dict[str, str]) -> httpx.Response:
+                       headers: dict[str, str]) -> Answer:
         luck = self.rng.random()
         if luck < self.chaos.close_share:
             self.tally.dropped_on_purpose += 1
             await self._send_and_hang_up(method, path, body, headers)
-            raise httpx.ReadError("hung up on purpose")
-        timeout = self.chaos.short_timeout if luck < (
-            self.chaos.close_share + self.chaos.timeout_share) else None
-        if timeout is not None:
+            raise ConnectionAbortedError("hung up on purpose")
+        if luck < self.chaos.close_share + self.chaos.timeout_share:
             try:
-                return await self.http.request(method, path, json=body, headers=headers,
-                                               timeout=timeout)
-            except httpx.TimeoutException:
+                async with asyncio.timeout(self.chaos.short_timeout):
+                    return await self.request(method, path, body, headers)
+            except TimeoutError:
                 # Counted only when the answer really was given up on: a fast one still counts.
                 self.tally.dropped_on_purpose += 1
                 raise
-        return await self.http.request(method, path, json=body, headers=headers)
+        return await self.request(method, path, body, headers)
+
+    async def request(self, method: str, path: str, body: Any,
+                      headers: dict[str, str] | None = None) -> Answer:
+        """One request on the phone's connection (a new one if it has none): its answer within
+        the phone's timeout, or the error that ended it (a caller's shorter timeout included)."""
+        try:
+            async with asyncio.timeout(self.timeout):
+                reader, writer = await self._connected()
+                writer.write(self._request_bytes(method, path, body, headers or {}))
+                await writer.drain()
+                answer, closing = await read_answer(reader)
+        except BaseException:
+            # Whatever cut the request short, a timeout above all, its answer may still arrive
+            # on this connection and would be read as the next request's: the connection goes.
+            self._drop()
+            raise
+        if closing:
+            self._drop()
+        return answer
+
+    async def _connected(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        if self._connection is not None:
+            reader, writer = self._connection
+            # One the server closed while it was idle (its idle timeout, a restart) is known to
+            # be closed by now: a request sent into it would only be lost.
+            if not (reader.at_eof() or writer.is_closing()):
+                return self._connection
+            self._drop()
+        self._connection = await self._open()
+        return self._connection
+
+    async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        self.connections += 1
+        return await asyncio.open_connection(self.host, self.port)
+
+    def _drop(self) -> None:
+        if self._connection is not None:
+            self._connection[1].close()
+            self._connection = None
+
+    def _request_bytes(self, method: str, path: str, body: Any,
+                       headers: dict[str, str]) -> bytes:
+        payload = msgspec.json.encode(body)
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}",
+                 "Content-Type: application/json", f"Content-Length: {len(payload)}",
+                 *(f"{name}: {value}" for name, value in headers.items())]
+        return ("\r\n".join(lines) + "\r\n\r\n").encode() + payload
 
     async def _send_and_hang_up(self, method: str, path: str, body: Any,
                                 headers: dict[str, str]) -> None:
         """Write the whole request to a new connection and close it before any answer."""
-        url = httpx.URL(self.base_url)
-        payload = json.dumps(body).encode()
-        lines = [f"{method} {path} HTTP/1.1", f"Host: {url.host}:{url.port}",
-                 "Content-Type: application/json", f"Content-Length: {len(payload)}",
-                 *(f"{name}: {value}" for name, value in headers.items())]
-        _reader, writer = await asyncio.open_connection(url.host, url.port)
-        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + payload)
-        await writer.drain()
-        writer.close()
-        await writer.wait_closed()
+        _reader, writer = await self._open()
+        try:
+            writer.write(self._request_bytes(method, path, body, headers))
+            await writer.drain()
+        finally:
+            writer.close()
+            await writer.wait_closed()
 
     async def play_match(self, game: str, stop: asyncio.Event | None = None) -> int:
         """Create a match of ``game`` and record rounds until it is decided (or ``stop``);
         returns the number of rounds acknowledged."""
         created = await self.send("POST", "/api/v1/matches", new_match(game, self.rng))
-        if created.status_code != 201:
-            self.tally.unexpected.append(f"create: {created.status_code} {created.text[:200]}")
+        if created.status != 201:
+            self.tally.unexpected.append(f"create: {created.status} {created.text[:200]}")
             return 0
         match = created.json()
         acknowledged = self.tally.acknowledged.setdefault(match["id"], [])
@@ -346,10 +458,10 @@ class Phone:
             began = time.perf_counter()
             answer = await self.send("POST", f"/api/v1/matches/{match['id']}/rounds", entry,
                                      headers)
-            if answer.status_code != 201:
+            if answer.status != 201:
                 self.tally.unexpected.append(
                     f"round {len(acknowledged) + 1} of {match['id']}: "
-                    f"{answer.status_code} {answer.text[:200]}")
+                    f"{answer.status} {answer.text[:200]}")
                 break
             self.tally.latencies.append(time.perf_counter() - began)
             written = answer.json()
