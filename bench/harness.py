@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import random
@@ -103,8 +104,11 @@ def deck_suits(game: str) -> list[str]:
     return suits
 
 
+@functools.cache
 def described(game: str) -> dict[str, Any]:
-    """The game's description as the API lists it (``GET /api/v1/games/{id}``)."""
+    """The game's description as the API lists it (``GET /api/v1/games/{id}``). Made once per
+    game: it never changes, and made afresh for every round it was a fifth of the phones' CPU
+    (sea change describes its whole deck). Read only."""
     return cast(dict[str, Any], registry.all_games()[game].describe())
 
 
