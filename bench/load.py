@@ -14,6 +14,12 @@ rounds, and the CPU time one round cost the server's processes and PostgreSQL's 
 CPU the run got, the CPU per round what the code needs, and the phones' share tells whether the
 bench itself was what ran out of CPU. Exits 1 if anything was lost, doubled or inconsistent.
 
+The phones are hand-made (``bench.harness.Phone``: just enough HTTP/1.1 for the API's JSON,
+over one kept-alive asyncio connection each), because the bench measures the server, not a
+client library. Real phones are devices of their own; these share the server's cores, and with
+httpx they cost 1.3 ms of CPU per round, more than the server itself, which took the second
+core from a 2-worker server and showed up as the server's slowness.
+
     python bench/load.py [--clients 100] [--rounds 50] [--database sqlite|postgresql|both]
                          [--workers 1 2 4] [--smoke]
 
