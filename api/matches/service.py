@@ -28,6 +28,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from datetime import UTC, datetime
+from enum import Enum, auto
 from typing import Any
 
 import msgspec
@@ -48,10 +49,12 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects.postgresql import aggregate_order_by
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.dml import Insert
 from sqlalchemy.sql.selectable import CTE
+from sqlalchemy.types import JSON as JSONColumn
 from sqlmodel import SQLModel, col
 
 from api import auth
@@ -181,6 +184,15 @@ MATCH_WRITTEN = ("version", "status", "winners", "reason", "standings", "next_de
 ROUND_IN_ONE_STATEMENT = {True: _round_in_one_statement(True),
                           False: _round_in_one_statement(False)}
 MATCH_MADE_IN_ONE_STATEMENT = _match_made_in_one_statement()
+MATCH_AS_STORED = select(
+    *MATCH_RECORD.selected_columns,
+    select(func.coalesce(func.json_agg(aggregate_order_by(ROUNDS.c.entry, ROUNDS.c.number)),
+                         cast(literal("[]"), JSONColumn)))
+    .where(ROUNDS.c.match_id == MATCHES.c.id).scalar_subquery().label("entries"),
+).where(MATCHES.c.id == bindparam("match_id"), ~exists().where(TABLES.c.match_id == MATCHES.c.id))
+"""A match's record and its entries in order, in one statement without a lock (PostgreSQL: a
+round of a match this process does not keep, written in one statement from what this reads);
+no row for a tournament's table, whose rounds are never written that way."""
 # Everything a read of a match needs, in one statement; the snapshot as the JSON text it was
 # stored as (``CAST``: PostgreSQL's driver would otherwise decode it).
 READ_SNAPSHOT = select(
@@ -591,15 +603,46 @@ async def _record_known_round(
     database: Database, folds: RecentFolds, match_id: str, authorization: str | None,
     entry: JSON, idempotency: Idempotency | None,
 ) -> tuple[Written, MatchWriter, int] | Replay | None:
-    """Record the round in one statement (:data:`ROUND_IN_ONE_STATEMENT`) from the match as
-    this process last wrote it, or answer the key of that write again; None when that cannot
-    be done and the locked way must be taken: not PostgreSQL, a match not kept, a token that is
-    not the match's own (the locked way tells why, or takes a club's), a round that does not
-    fold onto the kept rounds (the locked way answers against the rounds stored now), or the
-    statement wrote nothing."""
-    stored = folds.last_written(match_id) if database.writes_one_statement else None
-    if stored is None:
+    """Record the round in one statement (:data:`ROUND_IN_ONE_STATEMENT`), PostgreSQL only: from
+    the match as this process last wrote it, else (not kept here, or written by another process
+    since, as when a phone's new connection reaches another worker) from the match as stored
+    now, read without a lock in one statement (:data:`MATCH_AS_STORED`). None when the locked
+    way must be taken: SQLite, no such match or a tournament's table, a token that is not the
+    match's own (the locked way tells why, or takes a club's), a round that does not fold onto
+    the stored rounds (the locked way answers against the rounds stored now), or a statement
+    that wrote nothing again."""
+    if not database.writes_one_statement:
         return None
+    kept = folds.last_written(match_id)
+    if kept is not None:
+        found = await _record_onto(database, folds, kept, authorization, entry, idempotency)
+        if found is not WROTE_NOTHING:
+            return found
+    row = await database.read_one(MATCH_AS_STORED, {"match_id": match_id})
+    if row is None:
+        return None
+    record = MatchRecord(*row[:-1])
+    found = await _record_onto(database, folds, Stored(record, _game(record.game), tuple(row[-1])),
+                               authorization, entry, idempotency)
+    return None if found is WROTE_NOTHING else found
+
+
+class _Unwritten(Enum):
+    WROTE_NOTHING = auto()
+    """What :func:`_record_onto` answers when its statement wrote nothing: the match is not at
+    the version it started from (or the key was used, or the round finishes a club's match)."""
+
+
+WROTE_NOTHING = _Unwritten.WROTE_NOTHING
+
+
+async def _record_onto(
+    database: Database, folds: RecentFolds, stored: Stored, authorization: str | None,
+    entry: JSON, idempotency: Idempotency | None,
+) -> tuple[Written, MatchWriter, int] | Replay | _Unwritten | None:
+    """The round folded onto ``stored`` and written in one statement if the match is still at
+    its version; None when it cannot be (see :func:`_record_known_round`), or
+    :data:`WROTE_NOTHING`."""
     record = stored.record
     try:
         token_kind = auth.require_write(authorization, record.write_token_hash)
@@ -631,7 +674,7 @@ async def _record_known_round(
     except IntegrityError:  # a write that raced past the conditions: the locked way decides
         return None
     if row is None or row[0] == 0:
-        return None
+        return WROTE_NOTHING
     folds.remember(Stored(replace(record, version=version), stored.game,
                           (*stored.entries, entry), _kept_answer(idempotency, answer)))
     return Written(version, answer, None), MatchWriter(token_kind), len(rounds)

@@ -103,7 +103,7 @@ async def other_process(settings: Settings) -> AsyncIterator[Client]:
         yield test_client
 
 
-async def test_a_match_another_process_changed_since_is_recorded_the_locked_way(
+async def test_a_match_another_process_changed_since_is_read_again_and_still_one_statement(
     new_table: NewTable, other_process: Client, locked_writes: list[str],
 ) -> None:
     table = await new_table()
@@ -119,13 +119,25 @@ async def test_a_match_another_process_changed_since_is_recorded_the_locked_way(
     written = answer.json()
     assert (written["number"], written["version"]) == (2, 4)
     assert written["totals"] == fresh_totals([corrected, ROUNDS[1]])
-    assert locked_writes == ["write"]  # the one statement wrote nothing; the locked way did
+    # The statement from version 2 wrote nothing; the match read as stored, one more did.
+    assert locked_writes == []
     match = await table.read()
     assert [r["entry"] for r in match["rounds"]] == [corrected, ROUNDS[1]]
 
-    locked_writes.clear()  # the locked write left the match known again: one statement
-    assert (await table.record(ROUNDS[2])).status_code == 201
+
+async def test_a_round_reaching_a_process_that_never_wrote_the_match_is_one_statement(
+    new_table: NewTable, other_process: Client, locked_writes: list[str], settings: Settings,
+) -> None:
+    """As when a phone's new connection reaches another worker."""
+    table = await new_table()
+    assert (await table.record(ROUNDS[0])).status_code == 201
+    locked_writes.clear()
+    answer = await other_process.post(f"{table.url}/rounds", json=ROUNDS[1],
+                                      headers=table.auth())
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["totals"] == fresh_totals(ROUNDS[:2])
     assert locked_writes == []
+    assert (await stored(settings, table.id))["match"]["version"] == 3
 
 
 async def test_a_repeated_idempotency_key_is_answered_again_and_stores_nothing(

@@ -21,7 +21,6 @@ from api.db.database import Database
 from api.db.loop_sqlite import LoopSQLite
 from api.i18n import Phrase
 from api.matches import service
-from api.matches.folds import RecentFolds
 from api.problems import Conflict
 from api.settings import Settings
 from scoring.messages import Message
@@ -172,9 +171,9 @@ async def test_a_write_that_fails_half_way_leaves_nothing_behind(
 
     with monkeypatch.context() as patched:
         patched.setattr(service, "_audit", refused)
-        # The locked way, where a round takes several statements (on PostgreSQL a round of a
-        # match this process knows is one statement: tests/api/test_one_statement_rounds.py).
-        patched.setattr(RecentFolds, "last_written", lambda _folds, _match_id: None)
+        # The locked way, where a round takes several statements (on PostgreSQL a round is
+        # otherwise one statement: tests/api/test_one_statement_rounds.py).
+        patched.setattr(Database, "writes_one_statement", False)
         assert (await table.record(ROUNDS[0])).status_code == 409
     match = await table.read()
     assert (match["version"], match["rounds"]) == (1, [])
