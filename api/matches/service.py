@@ -4,10 +4,12 @@ Every write locks the match row (PostgreSQL ``SELECT ... FOR UPDATE``; SQLite ho
 write lock from ``BEGIN IMMEDIATE``), folds the complete new list of entries, stores the entries,
 each round's result and totals and the match's verdict, appends an audit row and commits, all in
 one transaction (:meth:`api.db.database.Database.write`); only then is the change published to
-live subscribers. One exception, on PostgreSQL: a new round of a match this process wrote last is
-folded onto the rounds it knows and stored in one statement that writes only if the match is
-still at the version known (:data:`ROUND_IN_ONE_STATEMENT`): a dozen round trips to the database
-become one; whenever it writes nothing, the locked way runs. Each write also stores the match's
+live subscribers. One exception, on PostgreSQL: a new round is folded onto the rounds of the
+match as this process wrote it last (or, when it keeps no such write or another process wrote
+the match since, as one unlocked statement reads it stored, :data:`MATCH_AS_STORED`) and stored
+in one statement that writes only if the match is still at that version
+(:data:`ROUND_IN_ONE_STATEMENT`): a dozen round trips to the database become one or two;
+whenever it writes nothing, the locked way runs. Each write also stores the match's
 new snapshot (the ``GET`` answer), so reading a match is reading one row.
 
 The statements are Core statements defined once below, with every value a named parameter, so
