@@ -65,18 +65,16 @@ def csv_filter(layout: Layout, language: int) -> str:
 
 
 def convert(soffice: str, work: Path, files: dict[str, list[Path]]) -> None:
-    """Convert every file to flat ODF next to it: one LibreOffice per locale, all at once."""
-    running = []
+    """Convert every file to flat ODF next to it: one LibreOffice per locale, one after the
+    other (started side by side, LibreOffices with new profiles were seen to abort at start)."""
     for locale, paths in files.items():
         layout, language = LOCALES[locale]
-        running.append(subprocess.Popen(
+        done = subprocess.run(
             [soffice, f"-env:UserInstallation={(work / f'profile-{locale}').as_uri()}",
              "--headless", "--norestore", f"--infilter={csv_filter(layout, language)}",
              "--convert-to", "fods", "--outdir", str(paths[0].parent), *map(str, paths)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT))
-    for process in running:
-        output, _ = process.communicate(timeout=180)
-        assert process.returncode == 0, output.decode(errors="replace")
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=180, check=False)
+        assert done.returncode == 0, done.stdout.decode(errors="replace")
 
 
 def _cell_text(paragraph: ET.Element) -> str:
