@@ -94,6 +94,37 @@ def test_a_card_mode_round_is_entered_through_the_grid_with_the_guides_running_n
     assert stored[0]["result"]["scores"] == whole["pile_points"]
 
 
+def test_a_card_pressed_while_the_guides_answer_redraws_the_grid_still_counts(
+        phone: Any, server: Any) -> None:
+    """A phone's tap takes a moment: the guide's answer to the tap before may arrive between the
+    finger going down and coming up (seen on a loaded machine as a tap that did nothing)."""
+    match = new_match(server, ["Ann", "Ben", "Cid"], options={"suits": ["red", "green", "blue"]})
+    phone.open(f"#/m/{match['id']}?t={match['token']}")
+    page = phone.page
+    page.get_by_role("radio", name="Cards", exact=True).click()
+    with page.expect_response(lambda answer: "/guide" in answer.url):
+        tap_cards(page, ANN[:1])
+    held: list[Any] = []
+    page.route("**/guide*", lambda route: held.append(route))
+    page.locator(f"[data-card='{ANN[2]}']").click()
+    for _ in range(500):  # the guide's question about this tap, held back
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert held, "the guide was not asked"
+    second = page.locator(f"[data-card='{ANN[1]}']").bounding_box()
+    assert second is not None
+    page.mouse.move(second["x"] + second["width"] / 2, second["y"] + second["height"] / 2)
+    page.mouse.down()
+    page.evaluate("""() => { window.redrawn = new Promise((done) => new MutationObserver(done)
+        .observe(document.querySelector('.card-grid'), { subtree: true, childList: true,
+                                                         attributes: true })); }""")
+    held[0].continue_()
+    page.evaluate("() => window.redrawn")
+    page.mouse.up()
+    expect(page.locator(f"[data-card='{ANN[1]}']")).to_have_attribute("aria-pressed", "true")
+
+
 def solo_round(page: Any, mine: int, eight: bool) -> None:
     page.click("[data-path=final_trump] [data-value=blue]")
     page.get_by_label("Points of Ann").fill(str(mine))

@@ -47,27 +47,42 @@ export function cardGrid({ rows, piles, copies = 1, pileLabel, pileNote, paths, 
     onChange();
   }
 
+  // The buttons are made once and only updated by draw(): a tap whose press and release straddle
+  // a redraw (a guide's answer arriving meanwhile) would otherwise press one button and release
+  // another, and the browser would drop the click.
+  const pileButtons = piles.map((_, i) => selectable(i) && h('button', {
+    type: 'button', role: 'radio', class: 'pile', 'data-path': paths[i],
+    onclick: () => { active = i; draw(); },
+  }));
+  const cardButtons = [];
+  replace(tabs, pileButtons);
+  replace(grid, rows.map((row) => h('div', { class: 'card-row', role: 'group', 'aria-label': row.label },
+    h('span', { class: 'row-label', 'aria-hidden': 'true' }, row.label),
+    row.cards.map((card) => {
+      const button = h('button', { type: 'button', 'data-card': card.id, onclick: () => tap(card.id) });
+      cardButtons.push({ card, button });
+      return button;
+    }))));
+
   function draw() {
-    replace(tabs, piles.map((pile, i) => selectable(i) && h('button', {
-      type: 'button', role: 'radio', class: 'pile', 'aria-checked': String(i === active),
-      'data-path': paths[i], onclick: () => { active = i; draw(); },
-    }, h('strong', {}, pileLabel(i)), h('span', {}, t('cards.count', { n: pile.length })),
-    pileNote(i) != null && h('span', { class: 'note' }, pileNote(i)))));
-    replace(grid, rows.map((row) => h('div', { class: 'card-row', role: 'group', 'aria-label': row.label },
-      h('span', { class: 'row-label', 'aria-hidden': 'true' }, row.label),
-      row.cards.map((card) => {
-        const mine = piles[active].filter((c) => c === card.id).length;
-        const owners = piles.map((p, i) => (i !== active && p.includes(card.id) ? i : -1))
-          .filter((i) => i >= 0);
-        const free = copies - used(card.id);
-        return h('button', {
-          type: 'button', class: `card ${card.kind}${free ? ' free' : ''}`,
-          'aria-pressed': String(mine > 0), 'data-card': card.id,
-          'aria-label': `${card.name}${owners.length ? ` (${owners.map(pileLabel).join(', ')})` : ''}`,
-          onclick: () => tap(card.id),
-        }, card.label, owners.length > 0 && h('small', { 'aria-hidden': 'true' },
-          owners.map((i) => pileLabel(i).slice(0, 2)).join(' ')));
-      }))));
+    pileButtons.forEach((button, i) => {
+      if (!button) return;
+      button.setAttribute('aria-checked', String(i === active));
+      replace(button, h('strong', {}, pileLabel(i)), h('span', {}, t('cards.count', { n: piles[i].length })),
+        pileNote(i) != null && h('span', { class: 'note' }, pileNote(i)));
+    });
+    for (const { card, button } of cardButtons) {
+      const mine = piles[active].filter((c) => c === card.id).length;
+      const owners = piles.map((p, i) => (i !== active && p.includes(card.id) ? i : -1))
+        .filter((i) => i >= 0);
+      const free = copies - used(card.id);
+      button.className = `card ${card.kind}${free ? ' free' : ''}`;
+      button.setAttribute('aria-pressed', String(mine > 0));
+      button.setAttribute('aria-label',
+        `${card.name}${owners.length ? ` (${owners.map(pileLabel).join(', ')})` : ''}`);
+      replace(button, card.label, owners.length > 0 && h('small', { 'aria-hidden': 'true' },
+        owners.map((i) => pileLabel(i).slice(0, 2)).join(' ')));
+    }
     const rest = unassigned().length;
     fill.textContent = t('cards.rest_here', { n: rest, name: pileLabel(active) });
     fill.hidden = rest === 0 || !canTake(active, rest);
