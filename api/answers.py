@@ -11,6 +11,7 @@ or a hundred phones reading the same thing after a change cost one computation.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,7 @@ import msgspec
 from litestar import Response
 
 from api.bodies import JSON_MEDIA_TYPE
+from api.db.database import Database
 
 CACHE_BYTES = 64 * 1024 * 1024
 
@@ -34,6 +36,18 @@ class Answer:
 
 def json_answer(value: Any, *headers: tuple[str, str]) -> Answer:
     return Answer(msgspec.json.encode(value), JSON_MEDIA_TYPE, headers)
+
+
+Reads = Mapping[str, Callable[..., Awaitable[Answer]]]
+"""A tournament's or club's reads by name: each ``(session, id, authorization, *options)``."""
+
+
+async def answer_in_helper(database: Database, reads: Reads, read: str, subject_id: str,
+                           authorization: str | None, *options: Any) -> Answer:
+    """``reads[read]`` with a session of the helper process (:meth:`api.offload.Offload.run`);
+    ``reads`` crosses to the helper as the names of its module-level functions."""
+    async with database.sessions() as session:
+        return await reads[read](session, subject_id, authorization, *options)
 
 
 class Kept:

@@ -28,11 +28,10 @@ from typing import Any, Literal
 from litestar import Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.answers import Answer, Kept, json_answer
+from api.answers import Answer, Kept, Reads, answer_in_helper, json_answer
 from api.clubs import access, service
 from api.clubs import backup as club_backup
 from api.clubs import export as club_export
-from api.db.database import Database
 from api.i18n.negotiation import Choice
 from api.i18n.words import words_for
 from api.offload import Offload
@@ -113,18 +112,10 @@ async def _backup(session: AsyncSession, club_id: str, authorization: str | None
     return json_answer(saved, *attachment(f"club-{club_id}-backup.json").items())
 
 
-READS: dict[str, Any] = {
+READS: Reads = {
     "club": _club, "players": _players, "player": _player, "ladder": _ladder,
     "rating_history": _rating_history, "statistics": _statistics, "history": _history,
     "head_to_head": _head_to_head, "export": _export, "backup": _backup}
-
-
-async def answer_in_helper(database: Database, read: Read, club_id: str,
-                           authorization: str | None, *options: Any) -> Answer:
-    """The helper's job (:meth:`api.offload.Offload.run`)."""
-    async with database.sessions() as session:
-        answer: Answer = await READS[read](session, club_id, authorization, *options)
-        return answer
 
 
 class ClubAnswers:
@@ -144,7 +135,7 @@ class ClubAnswers:
         if kept is not None:
             return kept.response()
         if club.finished > BIG_FINISHED:
-            answer = await self._offload.run(answer_in_helper, read, club_id, authorization,
+            answer = await self._offload.run(answer_in_helper, READS, read, club_id, authorization,
                                              *options)
         else:
             answer = await READS[read](session, club_id, authorization, *options)

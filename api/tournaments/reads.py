@@ -23,8 +23,7 @@ from typing import Any, Literal
 from litestar import Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.answers import Answer, Kept, json_answer
-from api.db.database import Database
+from api.answers import Answer, Kept, Reads, answer_in_helper, json_answer
 from api.i18n.negotiation import Choice
 from api.i18n.words import words_for
 from api.matches.service import now
@@ -76,16 +75,8 @@ async def _backup(session: AsyncSession, tournament_id: str, authorization: str 
     return json_answer(saved, *attachment(f"tournament-{tournament_id}-backup.json").items())
 
 
-READS: dict[str, Any] = {"tournament": _tournament, "standings": _standings, "player": _player,
-                         "export": _export, "backup": _backup}
-
-
-async def answer_in_helper(database: Database, read: Read, tournament_id: str,
-                           authorization: str | None, *options: Any) -> Answer:
-    """The helper's job (:meth:`api.offload.Offload.run`)."""
-    async with database.sessions() as session:
-        answer: Answer = await READS[read](session, tournament_id, authorization, *options)
-        return answer
+READS: Reads = {"tournament": _tournament, "standings": _standings, "player": _player,
+                "export": _export, "backup": _backup}
 
 
 class Answers:
@@ -105,7 +96,7 @@ class Answers:
         if kept is not None:
             return kept.response()
         if await service.is_big(session, tournament_id):
-            answer = await self._offload.run(answer_in_helper, read, tournament_id,
+            answer = await self._offload.run(answer_in_helper, READS, read, tournament_id,
                                              authorization, *options)
         else:
             answer = await READS[read](session, tournament_id, authorization, *options)

@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 
 from bench.taps import FLOWS, HEIGHT, PHONE, Count, open_match, play_round
 from tests.e2e.conftest import phone_in_use
+from tests.e2e.test_pwa import save_typed_round
 
 pytestmark = pytest.mark.browser
 
@@ -278,12 +279,7 @@ def test_a_problem_about_numbers_changed_while_the_round_was_sent_is_not_shown(
     page = phone.page
     held: list[Any] = []
     phone.context.route("**/rounds", lambda route: held.append(route))
-    page.click("[data-path=final_trump] [data-value=red]")
-    page.get_by_label("Points of Ann").fill("5")
-    page.get_by_label("Points of Ben").fill("2")
-    page.get_by_label("Points of Cid").fill("4")
-    page.click("[data-path=trump_zero] [data-value='0']")
-    page.get_by_role("button", name="Save round").click()
+    save_typed_round(page, (5, 2, 4), trump_zero=0)
     page.wait_for_function("() => !!document.querySelector('.save[disabled]')")
     page.get_by_label("Points of Ann").fill("2")  # 2 + 2 + 4 = 8: right
     expect(page.locator("[data-error-path=scores]")).to_have_count(0)

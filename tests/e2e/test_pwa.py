@@ -40,6 +40,16 @@ def sea_change_points(page: Any, first: int, second: int, filled: str, trump_zer
     page.click(f"[data-path=trump_zero] [data-value='{trump_zero}']")
 
 
+def save_typed_round(page: Any, scores: tuple[int, int, int], trump_zero: int) -> None:
+    """Types a Sea Change round of Ann, Ben and Cid on the screen, every pile by hand (red the
+    final trump), and presses Save."""
+    page.click("[data-path=final_trump] [data-value=red]")
+    for name, points in zip(("Ann", "Ben", "Cid"), scores, strict=True):
+        page.get_by_label(f"Points of {name}").fill(str(points))
+    page.click(f"[data-path=trump_zero] [data-value='{trump_zero}']")
+    page.get_by_role("button", name="Save round").click()
+
+
 def match_id(page: Any) -> str:
     return str(page.url.split("#/m/")[1].split("/")[0].split("?")[0])
 
@@ -147,12 +157,7 @@ def test_a_round_entered_offline_is_sent_exactly_once(phone: Any, server: Any) -
     phone.wait_for_service_worker()
     page = phone.page
     phone.context.set_offline(True)
-    page.click("[data-path=final_trump] [data-value=red]")
-    page.get_by_label("Points of Ann").fill("4")
-    page.get_by_label("Points of Ben").fill("3")
-    page.get_by_label("Points of Cid").fill("1")
-    page.click("[data-path=trump_zero] [data-value='1']")
-    page.get_by_role("button", name="Save round").click()
+    save_typed_round(page, (4, 3, 1), trump_zero=1)
     expect(page.locator(".pending-round")).to_have_text("Round 1: waiting to be sent")
     assert api_match(server, match)["rounds"] == []
     phone.context.set_offline(False)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_pwa import api_match, new_api_match, points_round
+from tests.e2e.test_pwa import api_match, new_api_match, points_round, save_typed_round
 
 pytestmark = pytest.mark.browser
 
@@ -47,12 +47,7 @@ def test_a_round_saved_offline_after_a_reload_shows_as_sent_once_online(
     page.reload()
     page.wait_for_selector("body[data-ready]")
     expect(page.locator(".entry-form .hint")).to_contain_text("Offline")
-    page.click("[data-path=final_trump] [data-value=red]")
-    page.get_by_label("Points of Ann").fill("4")
-    page.get_by_label("Points of Ben").fill("3")
-    page.get_by_label("Points of Cid").fill("1")
-    page.click("[data-path=trump_zero] [data-value='1']")
-    page.get_by_role("button", name="Save round").click()
+    save_typed_round(page, (4, 3, 1), trump_zero=1)
     expect(page.locator(".pending-round")).to_have_text("Round 1: waiting to be sent")
     # The deal has passed on with the waiting round: Cid dealt round 1, Ann deals round 2.
     expect(page.locator(".dealer")).to_have_text("Ann deals next.")
