@@ -17,9 +17,11 @@ from typing import Any
 
 import msgspec
 from litestar import Response
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.bodies import JSON_MEDIA_TYPE
 from api.db.database import Database
+from api.offload import Offload
 
 CACHE_BYTES = 64 * 1024 * 1024
 
@@ -71,3 +73,31 @@ class Kept:
         while self._bytes > CACHE_BYTES:
             _key, dropped = self._kept.popitem(last=False)
             self._bytes -= len(dropped.body)
+
+
+class KeptReads:
+    """An area's reads (a tournament's, a club's): computed on the loop, or in the helper process
+    for a big subject, and kept by what they depend on (one per app and area)."""
+
+    def __init__(self, offload: Offload, reads: Reads) -> None:
+        self._offload = offload
+        self._reads = reads
+        self._kept = Kept()
+
+    async def answer(self, session: AsyncSession, key: tuple[Any, ...] | None,
+                     big: Callable[[], Awaitable[bool]], read: str, subject_id: str,
+                     authorization: str | None, *options: Any) -> Response[Any]:
+        """The kept answer under ``key``, else ``reads[read]`` computed (in the helper if
+        ``big()``) and kept; ``key`` None for a read never kept. Access is the caller's to
+        check first."""
+        kept = None if key is None else self._kept.get(key)
+        if kept is not None:
+            return kept.response()
+        if await big():
+            answer = await self._offload.run(answer_in_helper, self._reads, read, subject_id,
+                                             authorization, *options)
+        else:
+            answer = await self._reads[read](session, subject_id, authorization, *options)
+        if key is not None:
+            self._kept.keep(key, answer)
+        return answer.response()

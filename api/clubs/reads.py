@@ -28,7 +28,7 @@ from typing import Any, Literal
 from litestar import Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.answers import Answer, Kept, Reads, answer_in_helper, json_answer
+from api.answers import Answer, KeptReads, Reads, json_answer
 from api.clubs import access, service
 from api.clubs import backup as club_backup
 from api.clubs import export as club_export
@@ -122,23 +122,17 @@ class ClubAnswers:
     """Where the app reads clubs, and the answers kept (one per app)."""
 
     def __init__(self, offload: Offload) -> None:
-        self._offload = offload
-        self._kept = Kept()
+        self._reads = KeptReads(offload, READS)
 
     async def read(self, session: AsyncSession, read: Read, club_id: str,
                    authorization: str | None, *options: Any) -> Response[Any]:
         club = await service.readable(session, club_id, authorization)
         if read == "backup":
             access.require_club_token(authorization, club.token_hash, club.view_token_hash)
-        key = (club_id, club.version, read, *options)
-        kept = None if read in UNKEPT else self._kept.get(key)
-        if kept is not None:
-            return kept.response()
-        if club.finished > BIG_FINISHED:
-            answer = await self._offload.run(answer_in_helper, READS, read, club_id, authorization,
-                                             *options)
-        else:
-            answer = await READS[read](session, club_id, authorization, *options)
-        if read not in UNKEPT:
-            self._kept.keep(key, answer)
-        return answer.response()
+
+        async def big() -> bool:
+            return club.finished > BIG_FINISHED
+
+        key = None if read in UNKEPT else (club_id, club.version, read, *options)
+        return await self._reads.answer(session, key, big, read, club_id, authorization,
+                                        *options)

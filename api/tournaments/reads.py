@@ -23,7 +23,7 @@ from typing import Any, Literal
 from litestar import Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.answers import Answer, Kept, Reads, answer_in_helper, json_answer
+from api.answers import Answer, KeptReads, Reads, json_answer
 from api.i18n.negotiation import Choice
 from api.i18n.words import words_for
 from api.matches.service import now
@@ -83,23 +83,14 @@ class Answers:
     """Where the reads are computed, and the answers kept (one per app)."""
 
     def __init__(self, offload: Offload) -> None:
-        self._offload = offload
-        self._kept = Kept()
+        self._reads = KeptReads(offload, READS)
 
     async def read(self, session: AsyncSession, read: Read, tournament_id: str,
                    authorization: str | None, *options: Any) -> Response[Any]:
         row, reader = await service.readable(session, tournament_id, authorization)
         if read == "backup":
             require_organiser(authorization, row)
-        key = (tournament_id, row.version, reader, read, *options)
-        kept = self._kept.get(key)
-        if kept is not None:
-            return kept.response()
-        if await service.is_big(session, tournament_id):
-            answer = await self._offload.run(answer_in_helper, READS, read, tournament_id,
-                                             authorization, *options)
-        else:
-            answer = await READS[read](session, tournament_id, authorization, *options)
-        if read != "backup":
-            self._kept.keep(key, answer)
-        return answer.response()
+        key = None if read == "backup" else (tournament_id, row.version, reader, read, *options)
+        return await self._reads.answer(
+            session, key, lambda: service.is_big(session, tournament_id), read, tournament_id,
+            authorization, *options)
