@@ -104,27 +104,33 @@ def test_a_card_pressed_while_the_guides_answer_redraws_the_grid_still_counts(
     page.get_by_role("radio", name="Cards", exact=True).click()
     with page.expect_response(lambda answer: "/guide" in answer.url):
         tap_cards(page, ANN[:1])
-    # The guide's next question is held in the page (not by routing: a page a service worker
-    # controls sends its requests past Playwright's routes).
+    # The guide's questions are held in the page (not by routing: a page a service worker
+    # controls sends its requests past Playwright's routes) until the card is pressed.
     page.evaluate("""() => {
       const network = window.fetch;
-      window.heldGuides = [];
-      window.fetch = (url, init) => (String(url).includes('/guide')
-        ? new Promise((answer, fail) => window.heldGuides.push(
+      window.held = [];
+      window.fetch = (url, init) => (window.held && String(url).includes('/guide')
+        ? new Promise((answer, fail) => window.held.push(
           () => network(url, init).then(answer, fail)))
         : network(url, init));
     }""")
     page.locator(f"[data-card='{ANN[2]}']").click()
-    page.wait_for_function("() => window.heldGuides.length > 0")
+    page.wait_for_function("() => window.held.length > 0")
     second = page.locator(f"[data-card='{ANN[1]}']").bounding_box()
     assert second is not None
     page.mouse.move(second["x"] + second["width"] / 2, second["y"] + second["height"] / 2)
     page.mouse.down()
-    page.evaluate("""() => { window.redrawn = new Promise((done) => new MutationObserver(done)
-        .observe(document.querySelector('.card-grid'), { subtree: true, childList: true,
-                                                         attributes: true }));
-      window.heldGuides.shift()(); }""")
-    page.evaluate("() => window.redrawn")
+    # Every question held goes on now, in order (the last one asked is the one the screen
+    # takes), and so does any asked from here on; the grid is redrawn while the card is down.
+    page.evaluate("""() => {
+      window.redrawn = false;
+      new MutationObserver(() => { window.redrawn = true; }).observe(
+        document.querySelector('.card-grid'), { subtree: true, childList: true, attributes: true });
+      const held = window.held;
+      window.held = null;
+      held.forEach((go) => go());
+    }""")
+    page.wait_for_function("() => window.redrawn")
     page.mouse.up()
     expect(page.locator(f"[data-card='{ANN[1]}']")).to_have_attribute("aria-pressed", "true")
 
