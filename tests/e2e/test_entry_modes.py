@@ -100,22 +100,31 @@ def test_a_card_pressed_while_the_guides_answer_redraws_the_grid_still_counts(
     finger going down and coming up (seen on a loaded machine as a tap that did nothing)."""
     match = new_match(server, ["Ann", "Ben", "Cid"], options={"suits": ["red", "green", "blue"]})
     phone.open(f"#/m/{match['id']}?t={match['token']}")
+    # Once the service worker has taken over, nothing redraws the screen but the guide.
+    phone.wait_for_service_worker()
     page = phone.page
     page.get_by_role("radio", name="Cards", exact=True).click()
     with page.expect_response(lambda answer: "/guide" in answer.url):
         tap_cards(page, ANN[:1])
     # The guide's questions are held in the page (not by routing: a page a service worker
-    # controls sends its requests past Playwright's routes) until the card is pressed.
+    # controls sends its requests past Playwright's routes) until the card is pressed. The
+    # waits are promises with a time limit (wait_for_function evaluates a string: the app's
+    # CSP forbids it).
     page.evaluate("""() => {
       const network = window.fetch;
       window.held = [];
+      window.firstHeld = new Promise((heard) => { window.heardFirst = heard; });
       window.fetch = (url, init) => (window.held && String(url).includes('/guide')
-        ? new Promise((answer, fail) => window.held.push(
-          () => network(url, init).then(answer, fail)))
+        ? new Promise((answer, fail) => {
+          window.held.push(() => network(url, init).then(answer, fail));
+          window.heardFirst();
+        })
         : network(url, init));
+      window.within = (promise, what) => Promise.race([promise, new Promise(
+        (_, late) => setTimeout(() => late(new Error(`no ${what} within 10 s`)), 10000))]);
     }""")
     page.locator(f"[data-card='{ANN[2]}']").click()
-    page.wait_for_function("() => window.held.length > 0")
+    page.evaluate("() => window.within(window.firstHeld, 'question to the guide')")
     second = page.locator(f"[data-card='{ANN[1]}']").bounding_box()
     assert second is not None
     page.mouse.move(second["x"] + second["width"] / 2, second["y"] + second["height"] / 2)
@@ -123,14 +132,14 @@ def test_a_card_pressed_while_the_guides_answer_redraws_the_grid_still_counts(
     # Every question held goes on now, in order (the last one asked is the one the screen
     # takes), and so does any asked from here on; the grid is redrawn while the card is down.
     page.evaluate("""() => {
-      window.redrawn = false;
-      new MutationObserver(() => { window.redrawn = true; }).observe(
-        document.querySelector('.card-grid'), { subtree: true, childList: true, attributes: true });
+      const redrawn = new Promise((seen) => new MutationObserver(seen).observe(
+        document.querySelector('.card-grid'),
+        { subtree: true, childList: true, attributes: true }));
       const held = window.held;
       window.held = null;
       held.forEach((go) => go());
+      return window.within(redrawn, 'redraw');
     }""")
-    page.wait_for_function("() => window.redrawn")
     page.mouse.up()
     expect(page.locator(f"[data-card='{ANN[1]}']")).to_have_attribute("aria-pressed", "true")
 
