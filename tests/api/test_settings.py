@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -203,24 +204,44 @@ def test_serve_names_a_port_it_cannot_take_and_migrates_nothing(
     assert list(tmp_path.iterdir()) == []
 
 
-def test_serve_freezes_what_the_process_holds_before_it_serves(
+@pytest.fixture
+def interpreter_as_it_was() -> Iterator[None]:
+    """What serving changes in the interpreter, put back after the test."""
+    interval = sys.getswitchinterval()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        sys.setswitchinterval(interval)
+
+
+@pytest.mark.usefixtures("interpreter_as_it_was")
+def test_serve_settles_the_process_for_its_event_loop_before_it_serves(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Full garbage collections on the event loop walk only what requests made, not the
-    libraries and the app (``cli.settle_heap``)."""
-    frozen_when_serving: list[int] = []
+    libraries and the app (``cli.settle_heap``); a thread's pure Python work hands the loop the
+    GIL within half a millisecond (``cli.favour_the_loop``)."""
+    when_serving: list[tuple[int, float]] = []
 
     def serve_nothing(_server: uvicorn.Server, sockets: list[socket.socket]) -> None:
-        frozen_when_serving.append(gc.get_freeze_count())
+        when_serving.append((gc.get_freeze_count(), sys.getswitchinterval()))
 
     in_empty_folder(tmp_path, monkeypatch)
     monkeypatch.setattr(uvicorn.Server, "run", serve_nothing)
-    try:
-        cli.main(["serve", "--port", "0"])
-        assert frozen_when_serving
-        assert frozen_when_serving[0] > 50_000
-    finally:
-        gc.unfreeze()
+    cli.main(["serve", "--port", "0"])
+    [(frozen, interval)] = when_serving
+    assert frozen > 50_000
+    assert interval == pytest.approx(0.0005)
+
+
+@pytest.mark.usefixtures("interpreter_as_it_was")
+def test_each_worker_settles_its_process_too(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    in_empty_folder(tmp_path, monkeypatch)
+    cli.worker_app(Settings(), os.getppid())  # this process's parent is its "supervisor"
+    assert gc.get_freeze_count() > 50_000
+    assert sys.getswitchinterval() == pytest.approx(0.0005)
 
 
 async def test_the_connections_serve_accepts_send_small_answers_at_once() -> None:
