@@ -38,7 +38,7 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Executable, text
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
@@ -53,6 +53,9 @@ from api.db.statements import (
     Row,
     Statements,
 )
+
+if TYPE_CHECKING:  # asyncpg is installed with the postgres extra only
+    from api.db.driver_postgres import Lender
 
 logger = logging.getLogger(__name__)
 CHECKPOINT_EVERY = 1000
@@ -74,9 +77,13 @@ class Database:
             if engine.dialect.name == "sqlite" else \
             engine.execution_options(isolation_level="AUTOCOMMIT")
         self._writes = engine.execution_options(**{WRITE: True})
-        # PostgreSQL's statements go straight to asyncpg (api.db.driver_postgres), compiled once.
-        self._postgres = CompiledStatements(engine.dialect) \
-            if engine.dialect.name == "postgresql" else None
+        # PostgreSQL's statements go straight to asyncpg (api.db.driver_postgres), compiled once,
+        # on connections lent without a pool checkout.
+        self._lender: Lender | None = None
+        if engine.dialect.name == "postgresql":
+            from api.db.driver_postgres import Lender
+
+            self._lender = Lender(self._one_statement, CompiledStatements(engine.dialect))
         self._loop_commits = 0
         self._checkpoint: asyncio.Task[None] | None = None
 
@@ -92,29 +99,22 @@ class Database:
             except sqlite3.OperationalError as error:
                 if not is_busy(error):
                     raise
+        if self._lender is not None:
+            return await self._lender.one(statement, params)
         async with self._one_statement.connect() as connection:
-            if self._postgres is not None:
-                from api.db.driver_postgres import DriverStatements, driver_of
-
-                return await DriverStatements(await driver_of(connection),
-                                              self._postgres).one(statement, params)
             return await EngineStatements(connection).one(statement, params)
 
     @property
     def writes_one_statement(self) -> bool:
         """Whether :meth:`write_one` can be used: PostgreSQL, whose statements may change
         several tables at once (``WITH ... UPDATE ... INSERT``); SQLite's cannot."""
-        return self._postgres is not None
+        return self._lender is not None
 
     async def write_one(self, statement: Executable, params: Params) -> Row | None:
         """Run one statement that writes, committed as it ends (durable as :meth:`write` is:
         the connection's ``synchronous_commit``); its first row, or None. PostgreSQL only."""
-        assert self._postgres is not None, "only PostgreSQL writes in one statement"
-        from api.db.driver_postgres import DriverStatements, driver_of
-
-        async with self._one_statement.connect() as connection:
-            return await DriverStatements(await driver_of(connection),
-                                          self._postgres).one(statement, params)
+        assert self._lender is not None, "only PostgreSQL writes in one statement"
+        return await self._lender.one(statement, params)
 
     @asynccontextmanager
     async def write(self, *, poll: float | None = None) -> AsyncIterator[Statements]:
@@ -129,13 +129,9 @@ class Database:
             while statements is None and poll is not None and self._loop is not None:
                 await asyncio.sleep(poll)
                 statements = self._loop.begin_write()
-            if statements is None and self._postgres is not None:
-                from api.db.driver_postgres import DriverStatements, driver_of
-
-                async with self._writes.connect() as connection:
-                    driver = await driver_of(connection)
-                    async with driver.transaction():
-                        yield DriverStatements(driver, self._postgres)
+            if statements is None and self._lender is not None:
+                async with self._lender.transaction() as driver_statements:
+                    yield driver_statements
                 return
             if statements is None:
                 async with self._writes.begin() as connection:
@@ -181,5 +177,7 @@ class Database:
             await self._checkpoint
         if self._loop is not None:
             self._loop.close()
+        if self._lender is not None:
+            await self._lender.close()
         await self.engine.dispose()
 
