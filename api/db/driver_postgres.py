@@ -5,9 +5,9 @@ memory. Through SQLAlchemy's engine each statement also crossed a greenlet, a cu
 a result object: measured with ``bench/load.py``, that made a round cost twice the CPU of the
 same round on SQLite's loop connection (:mod:`api.db.loop_sqlite`), which already skipped it. So
 here the same Core statements, compiled once with the engine's dialect and its type conversions
-(:class:`api.db.statements.CompiledStatements`), run on the asyncpg connection the engine's pool
-lends (its codecs, the connection's settings and the pool's check that the server has not closed
-it all stay the engine's). asyncpg prepares each statement once per connection and keeps it.
+(:class:`api.db.statements.CompiledStatements`), run on asyncpg connections the engine opened and
+:class:`Lender` keeps out of its pool (their codecs and settings stay the engine's). asyncpg
+prepares each statement once per connection and keeps it.
 """
 
 from __future__ import annotations

@@ -49,7 +49,8 @@ _POSTGRES_SYNCHRONOUS_COMMIT = {"full": "on", "normal": "off"}
 
 POOL_SIZE = 15
 """PostgreSQL connections per server process, all kept open: up to 15 requests of a process talk
-to the database at once, the rest wait their turn in the pool (four workers hold at most 60 of
+to the database at once (10 on the hot paths' lent connections, :data:`api.db.driver_postgres.LENT`,
+5 in ORM sessions), the rest wait their turn (four workers hold at most 60 of
 PostgreSQL's default 100 connections). None is opened for a burst and closed after it
 (SQLAlchemy's ``max_overflow``): under a load of 100 phones such connections were opened and
 closed all the time, each a new PostgreSQL process preparing its statements afresh, and made a
