@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 from sqlalchemy import Executable
@@ -38,6 +38,13 @@ async def driver_of(connection: AsyncConnection) -> asyncpg.Connection:
 
 
 _Held = tuple[AsyncConnection, asyncpg.Connection]
+T = TypeVar("T")
+
+
+async def _begun(connection: asyncpg.Connection) -> Any:
+    transaction = connection.transaction()
+    await transaction.start()
+    return transaction
 
 
 class Lender:
@@ -50,8 +57,9 @@ class Lender:
     and codecs, counted in its pool size, and given back to it invalidated when they end.
     Requests beyond ``size`` wait their turn, first come first served.
 
-    A connection the server has closed is replaced when it is taken. One whose borrower was
-    cancelled may be mid-statement or mid-transaction: it is closed rather than lent again."""
+    A connection the server has closed is replaced when it is taken, also one it is closing
+    (:meth:`_first_use`). One whose borrower was cancelled may be mid-statement or
+    mid-transaction: it is closed rather than lent again."""
 
     def __init__(self, engine: AsyncEngine, compiled: CompiledStatements,
                  size: int = LENT) -> None:
@@ -65,30 +73,57 @@ class Lender:
 
     async def one(self, statement: Executable, params: Params) -> Row | None:
         """Run one statement in autocommit (its own transaction); its first row, or None."""
-        async with self._lent() as connection:
-            return await DriverStatements(connection, self._compiled).one(statement, params)
+        held, row = await self._first_use(
+            lambda connection: DriverStatements(connection, self._compiled).one(statement, params))
+        await self._settle(held, answered=True)
+        return row
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[DriverStatements]:
         """One transaction: committed when the block ends, rolled back when it raises."""
-        async with self._lent() as connection, connection.transaction():
-            yield DriverStatements(connection, self._compiled)
-
-    @asynccontextmanager
-    async def _lent(self) -> AsyncIterator[asyncpg.Connection]:
-        held = await self._take()
-        finished = False
+        held, transaction = await self._first_use(_begun)
+        answered = False  # until then: cancelled, perhaps mid-statement
         try:
-            yield held[1]
-            finished = True
-        except Exception:
-            finished = True  # a statement refused, or the request's own problem: all answered
+            yield DriverStatements(held[1], self._compiled)
+        except Exception:  # a statement refused, or the request's own problem
+            await transaction.rollback()
+            answered = True
             raise
+        else:
+            await transaction.commit()
+            answered = True
         finally:
-            if finished and not held[1].is_in_transaction():
-                self._give_back(held)
-            else:  # cancelled: a statement or transaction may still be under way
+            await self._settle(held, answered)
+
+    async def _first_use(self, use: Callable[[asyncpg.Connection], Awaitable[T]]
+                         ) -> tuple[_Held, T]:
+        """A connection lent, and what ``use`` of it gave.
+
+        PostgreSQL ends a connection (an administrator's ``pg_terminate_backend``, a restart) with
+        a last error message, then closes it. Between the two the connection is not closed yet
+        but refuses every statement before sending it (``InternalClientError``): nothing was
+        done, so another connection is taken instead (each idle one at most once)."""
+        tries = self._size + 1
+        while True:
+            tries -= 1
+            held = await self._take()
+            try:
+                return held, await use(held[1])
+            except asyncpg.InternalClientError:
                 await asyncio.shield(self._close(held))
+                if not tries:
+                    raise
+            except BaseException as error:
+                await self._settle(held, answered=isinstance(error, Exception))
+                raise
+
+    async def _settle(self, held: _Held, answered: bool) -> None:
+        """Lend the connection again, or, if its borrower was cancelled (a statement or
+        transaction may be under way) or it is left in a transaction, close it."""
+        if answered and not held[1].is_in_transaction():
+            self._give_back(held)
+        else:
+            await asyncio.shield(self._close(held))
 
     async def _take(self) -> _Held:
         while True:
@@ -100,8 +135,7 @@ class Lender:
             if self._out < self._size:
                 self._out += 1
                 try:
-                    connection = await self._engine.connect()
-                    return connection, await driver_of(connection)
+                    return await self._opened()
                 except BaseException:
                     self._out -= 1
                     self._wake()
@@ -113,9 +147,17 @@ class Lender:
             except BaseException:
                 if turn.done() and not turn.cancelled():
                     self._wake()  # woken and cancelled at once: the turn goes to the next
-                else:
+                elif turn in self._waiting:  # else a wake already passed it over
                     self._waiting.remove(turn)
                 raise
+
+    async def _opened(self) -> _Held:
+        connection = await self._engine.connect()
+        try:
+            return connection, await driver_of(connection)
+        except BaseException:
+            await asyncio.shield(connection.close())
+            raise
 
     def _give_back(self, held: _Held) -> None:
         self._idle.append(held)

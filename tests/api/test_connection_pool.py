@@ -137,6 +137,21 @@ async def test_a_cancelled_statement_ends_its_connection_and_frees_its_place(
     assert await gone(onlooker, {cancelled["pid"]})
 
 
+async def test_a_request_that_gives_up_waiting_for_a_connection_leaves_its_turn_to_others(
+        database: Database) -> None:
+    busy = asyncio.gather(*(database.read_one(SLEPT_PID, {"seconds": 0.5})
+                            for _ in range(LENT)))
+    await asyncio.sleep(0.1)
+    given_up = asyncio.ensure_future(database.read_one(SLEPT_PID, {"seconds": 0}))
+    waiting = asyncio.ensure_future(backends_of(database, 3))
+    await asyncio.sleep(0.1)
+    given_up.cancel()
+    await busy
+    assert len(await asyncio.wait_for(waiting, 5)) >= 1
+    assert given_up.cancelled()
+    assert len(await backends_of(database, 2 * LENT)) == LENT
+
+
 async def test_closing_the_database_closes_the_lent_connections(
         postgres_url: str, onlooker: asyncpg.Connection) -> None:
     database = Database(create_engine(postgres_url))
