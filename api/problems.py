@@ -369,8 +369,14 @@ async def send_problem(scope: Scope, send: Callable[[Any], Awaitable[None]], sta
     await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
+CLIENT_LEFT = "client disconnected prematurely"
+"""What Litestar's 500 says when the client went before its request's body was complete: the
+body timeout closed the connection (:mod:`api.connections`), or the client gave up. Nobody is
+left to answer and nothing went wrong here, so it is not logged as a server error."""
+
+
 def http_exception_handler(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
-    if exc.status_code >= 500:
+    if exc.status_code >= 500 and exc.detail != CLIENT_LEFT:
         log.error("server error %s: %s", exc.status_code, exc.detail)
     words = words_of(request)
     if isinstance(exc, Problem):

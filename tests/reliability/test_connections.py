@@ -151,6 +151,8 @@ async def test_a_body_sent_too_slowly_is_cut_off_and_stores_nothing(guarded: Ser
         assert seconds >= TIMEOUT - EARLY
         assert answered == b""  # closed without an answer
         assert await matches_stored(server.database_url) == 0
+        # The client left: nothing went wrong in the server.
+        assert "error" not in server.log_tail().lower()
         async with httpx.AsyncClient(base_url=server.url, timeout=PATIENCE) as http:
             # The same body sent at once is answered.
             created = await http.post("/api/v1/matches", content=SLOW_BODY,
