@@ -3,11 +3,12 @@
 * :meth:`Database.write` is one write transaction as :class:`api.db.statements.Statements`:
   committed when the block ends, rolled back when it raises. On a SQLite file it runs on the
   event loop (:mod:`api.db.loop_sqlite`) unless another process holds the write lock, in which
-  case it goes through the engine; on PostgreSQL straight on asyncpg
-  (:mod:`api.db.driver_postgres`). With ``synchronous="full"`` (the
-  default) the block ends only once the commit is on disk: through the engine SQLite syncs
-  inside the commit; on the loop :class:`api.db.group_sync.GroupSync` syncs many commits at
-  once on a thread, after this process's next writer has had its turn.
+  case it goes through the engine; on PostgreSQL straight on an asyncpg connection lent
+  without a pool checkout (:class:`api.db.driver_postgres.Lender`, as the two below). With
+  ``synchronous="full"`` (the default) the block ends only once the commit is on disk:
+  through the engine SQLite syncs inside the commit; on the loop
+  :class:`api.db.group_sync.GroupSync` syncs many commits at once on a thread, after this
+  process's next writer has had its turn.
 * :meth:`Database.read_one` is a read of one row in one statement (on PostgreSQL in autocommit:
   one round trip).
 * :meth:`Database.write_one` (PostgreSQL only, :attr:`Database.writes_one_statement`) is a write
