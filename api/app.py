@@ -98,7 +98,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
     database = Database(create_engine(settings.database_url, synchronous=settings.synchronous),
                         synchronous=settings.synchronous)
     broker = create_broker(settings)
+    # Two helpers: big imports, which anyone may send, queue in their own, never before a big
+    # tournament's or club's reads and round starts (api.offload).
     offload = Offload(settings.database_url, settings.synchronous)
+    imports = Offload(settings.database_url, settings.synchronous)
 
     @asynccontextmanager
     async def lifespan(_app: Litestar) -> AsyncIterator[None]:
@@ -108,6 +111,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         finally:
             await broker.stop()
             await offload.close()
+            await imports.close()
             await database.close()
 
     route_handlers: list[Any] = [
@@ -118,7 +122,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         route_handlers=route_handlers,
         dependencies={"session": Provide(provide_session), "words": WORDS_DEPENDENCY},
         state=State({"database": database, "folds": RecentFolds(), "broker": broker,
-                     "settings": settings, "offload": offload, "answers": Answers(offload),
+                     "settings": settings, "offload": offload, "imports": imports,
+                     "answers": Answers(offload),
                      "club_answers": ClubAnswers(offload)}),
         lifespan=[lifespan],
         exception_handlers={HTTPException: http_exception_handler,

@@ -15,9 +15,12 @@ A job is an async function ``job(database, *args)`` defined at a module's top le
 imports it by name); its arguments must pickle. A :class:`api.problems.Problem` it raises is
 raised again in the app, said in the request's language there.
 
-Jobs queue for the helper: a second big import waits for the first instead of doubling the load
-on the machine's cores. Small work never comes here (the callers decide by size), so a small
-tournament does not wait behind a big one.
+Jobs queue for their helper: a second big import waits for the first instead of doubling the
+load on the machine's cores. The app has two :class:`Offload`, each with its helper: one for the
+big imports, which anyone may send (16 MiB at most, seconds of work each), and one for a big
+tournament's or club's reads and round starts, so that a queue of uploads never holds up an
+organiser's standings or next round. Small work never comes here (the callers decide by size),
+so a small tournament does not wait behind a big one.
 """
 
 from __future__ import annotations
