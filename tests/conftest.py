@@ -196,3 +196,15 @@ async def next_event(lines: AsyncIterator[str], name: str) -> dict[str, Any]:
 async def next_change(lines: AsyncIterator[str]) -> dict[str, Any]:
     """The data of the next ``change`` event of a Server-Sent Events stream."""
     return await next_event(lines, "change")
+
+
+async def backends_gone(onlooker: asyncpg.Connection, pids: set[int]) -> bool:
+    """Whether PostgreSQL's backends ``pids`` have exited within 30 s, as ``onlooker`` (a
+    connection of the test's own) sees them. A backend leaves ``pg_stat_activity`` a moment
+    before its client sees the connection closed."""
+    for _ in range(600):
+        if not await onlooker.fetchval(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1::int[])", list(pids)):
+            return True
+        await asyncio.sleep(0.05)
+    return False

@@ -15,6 +15,7 @@ from sqlalchemy import text
 from api.db.database import Database
 from api.db.driver_postgres import LENT
 from api.db.engine import POOL_SIZE, asyncpg_dsn, create_engine
+from tests.conftest import backends_gone
 
 pytestmark = pytest.mark.postgres
 
@@ -65,16 +66,6 @@ async def onlooker(postgres_url: str) -> AsyncIterator[asyncpg.Connection]:
         await connection.close()
 
 
-async def gone(onlooker: asyncpg.Connection, pids: set[int]) -> bool:
-    """Whether the backends ``pids`` have exited within 10 s."""
-    for _ in range(200):
-        if not await onlooker.fetchval(
-                "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1::int[])", list(pids)):
-            return True
-        await asyncio.sleep(0.05)
-    return False
-
-
 async def test_one_statement_work_shares_the_connections_lent_out_of_the_pool(
         database: Database) -> None:
     backends: set[int] = set()
@@ -114,7 +105,7 @@ async def test_connections_the_server_closed_are_replaced_when_taken(
     closed = await backends_of(database, LENT)
     await onlooker.execute("SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid",
                            list(closed))
-    assert await gone(onlooker, closed)
+    assert await backends_gone(onlooker, closed)
     replaced = await backends_of(database, 2 * LENT)
     assert len(replaced) == LENT
     assert not replaced & closed
@@ -134,7 +125,7 @@ async def test_a_cancelled_statement_ends_its_connection_and_frees_its_place(
     lent_again = await backends_of(database, 2 * LENT)
     assert len(lent_again) == LENT
     assert cancelled["pid"] not in lent_again
-    assert await gone(onlooker, {cancelled["pid"]})
+    assert await backends_gone(onlooker, {cancelled["pid"]})
 
 
 async def test_a_request_that_gives_up_waiting_for_a_connection_leaves_its_turn_to_others(
@@ -157,4 +148,4 @@ async def test_closing_the_database_closes_the_lent_connections(
     database = Database(create_engine(postgres_url))
     lent = await backends_of(database, LENT)
     await database.close()
-    assert await gone(onlooker, lent)
+    assert await backends_gone(onlooker, lent)

@@ -22,7 +22,7 @@ import pytest
 from api.cli import RUNNING
 from api.db.engine import asyncpg_dsn
 from bench.harness import scratch_database
-from tests.conftest import next_change
+from tests.conftest import backends_gone, next_change
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 
@@ -193,20 +193,10 @@ async def test_when_the_database_closes_every_connection_no_request_fails(
         await database.execute("SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid",
                                closed)
         assert len(closed) >= 4  # pooled connections, listeners and publishers of two workers
-        assert await gone(database, closed)
+        assert await backends_gone(database, set(closed))
     finally:
         await database.close()
     assert await new_matches(20) == [201] * 20
-
-
-async def gone(database: asyncpg.Connection, pids: list[int]) -> bool:
-    """Whether the backends ``pids`` have exited (and closed their sockets) within 30 s."""
-    for _ in range(600):
-        if not await database.fetchval(
-                "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1::int[])", pids):
-            return True
-        await asyncio.sleep(0.05)
-    return False
 
 
 async def test_workers_stop_by_themselves_when_their_supervisor_is_killed(
