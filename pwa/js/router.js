@@ -83,7 +83,15 @@ export async function render() {
   }
   if (cleanup) cleanup();
   cleanup = null;
-  const root = document.getElementById('app');
+  const main = document.getElementById('app');
+  // Each screen draws into a container of its own. A screen left while one of its live updates
+  // was on its way still draws it, but into its container, which is no longer on the page: it
+  // can never cover the screen opened since. The new container takes the old screen along
+  // until the new screen draws, so nothing flashes empty meanwhile.
+  const root = document.createElement('div');
+  root.className = 'screen';
+  root.append(...(main.querySelector(':scope > .screen') ?? main).childNodes);
+  main.replaceChildren(root);
   const mine = ++renderCount;
   for (const [pattern, screen] of routes) {
     const match = pattern.exec(path);
@@ -93,7 +101,7 @@ export async function render() {
     // A newer navigation may have happened while this screen loaded: drop the stale cleanup.
     if (mine === renderCount) cleanup = typeof result === 'function' ? result : null;
     else if (typeof result === 'function') result();
-    root.focus({ preventScroll: true });
+    main.focus({ preventScroll: true });
     window.scrollTo(0, 0);
     return;
   }

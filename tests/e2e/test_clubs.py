@@ -207,6 +207,54 @@ def test_a_club_from_its_creation_to_the_ladder_statistics_history_and_links(
         expect(screen.locator(".sheet a, button.undo")).to_have_count(0)
 
 
+def test_a_live_update_still_on_its_way_when_the_screen_is_left_never_covers_the_next(
+        phone: Phone, server: Server) -> None:
+    """The ladder redraws when a match finishes elsewhere; a phone that opens the history while
+    that redraw waits for its answer keeps the history (seen: the late ladder covered it)."""
+    club = server.post("/api/v1/clubs", {"name": "Freitagsrunde"})
+    play_for(server, club, ["Ann", "Ben"], [0, 7])
+    page = phone.page
+    phone.open(f"#/c/{club['id']}/ladder?v={club['view_token']}")
+    expect(page.locator("table.ladder tbody tr")).to_have_count(2)
+    phone.wait_for_service_worker()  # its takeover redraws the screen
+    # The ladder's reads are held in the page (a page its service worker controls sends its
+    # requests past Playwright's routes); the waits are promises with a time limit.
+    page.evaluate("""() => {
+      const network = window.fetch;
+      window.held = [];
+      window.firstHeld = new Promise((heard) => { window.heardFirst = heard; });
+      window.pending = 0;  // the ladder's reads not answered yet, held or not
+      const counted = (reading) => {
+        window.pending += 1;
+        return reading.finally(() => { window.pending -= 1; });
+      };
+      window.fetch = (url, init) => (!String(url).includes('/ratings') ? network(url, init)
+        : counted(window.held ? new Promise((answer, fail) => {
+          window.held.push(() => network(url, init).then(answer, fail));
+          window.heardFirst();
+        }) : network(url, init)));
+      window.within = (promise, what) => Promise.race([promise, new Promise(
+        (_, late) => setTimeout(() => late(new Error(`no ${what} within 10 s`)), 10000))]);
+    }""")
+    play_for(server, club, ["Eve", "Ann"], [0, 7])  # on another phone
+    page.evaluate("() => window.within(window.firstHeld, 'ladder read')")
+    page.get_by_role("link", name="History").click()
+    expect(page.locator(".club-history li[data-entry]")).to_have_count(2)
+    # Every ladder read goes on and is answered (the chart's too), and the late ladder drawn.
+    page.evaluate("""() => {
+      const held = window.held;
+      window.held = null;
+      held.forEach((go) => go());
+      return window.within(new Promise((answered) => {
+        const look = () => setTimeout(window.pending === 0 ? answered : look, 50);
+        look();
+      }), 'ladder answers');
+    }""")
+    page.wait_for_timeout(100)
+    expect(page.locator("table.ladder")).to_have_count(0)
+    expect(page.locator(".club-history li[data-entry]")).to_have_count(2)
+
+
 def play_for(server: Server, club: dict[str, Any], players: list[str],
              penalties: list[int]) -> None:
     """A one-game Tschau Sepp match of the club, through the API."""

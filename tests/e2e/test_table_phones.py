@@ -84,7 +84,7 @@ def test_the_entering_phone_cannot_confirm_and_a_second_phone_confirms_first_thi
     expect(waiting).to_have_text("Entered on this phone: another phone at the table must confirm.")
     expect(page.get_by_role("button", name="Confirm result")).to_have_count(0)
     # The panel is the first thing under the match's header, above the winner's standings.
-    expect(page.locator("#app > .panel").first).to_have_class("panel confirm-panel")
+    expect(page.locator("#app > .screen > .panel").first).to_have_class("panel confirm-panel")
     assert in_view(waiting)
 
     # Sending another device id does not make the entering phone another phone: with its own
