@@ -96,6 +96,20 @@ def test_the_wheel_holds_every_tracked_file_of_the_app_and_says_mit(wheel: Path)
     assert not any(name.startswith(("tests/", "bench/", "pwa/", "migrations/")) for name in names)
 
 
+def test_the_wheels_metadata_names_its_authors_python_and_languages(wheel: Path) -> None:
+    """What a package index shows beside the README (twine check passes on the wheel and the
+    sdist; README says how to run it)."""
+    with zipfile.ZipFile(wheel) as archive:
+        info = next(name for name in archive.namelist() if name.endswith(".dist-info/METADATA"))
+        fields = archive.read(info).decode().splitlines()
+    assert "Author: Tafelrunde developers" in fields
+    assert "Requires-Python: >=3.11" in fields
+    assert "Classifier: Programming Language :: Python :: 3.11" in fields
+    assert {f"Classifier: Natural Language :: {language}"
+            for language in ("English", "French", "German", "Italian")} <= set(fields)
+    assert "Description-Content-Type: text/markdown" in fields
+
+
 def test_the_wheel_carries_every_catalogue_compiled(wheel: Path) -> None:
     """The build step compiled each language's .po (pyproject.toml's cmdclass): nobody did."""
     with zipfile.ZipFile(wheel) as archive:
