@@ -10,7 +10,7 @@ from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.spec import Components, SecurityScheme
+from litestar.openapi.spec import Components, License, SecurityScheme
 from litestar.types import Message, Scope
 from sqlalchemy import text
 
@@ -141,6 +141,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             title="Tafelrunde", version="1.0.0", path="/schema",
             render_plugins=list(openapi.RENDER_PLUGINS),
             description="Score-keeping for card games at a real table.",
+            license=License(name="MIT", identifier="MIT"),
             components=Components(security_schemes={"bearer": SecurityScheme(
                 type="http", scheme="bearer",
                 description="The match's write token (or view token to read a private match)",

@@ -13,7 +13,11 @@ the handlers' signatures, written into the document once the app is built.
   key, and its pattern refuses it).
 - Answers that are not JSON say so: the CSV and HTML exports next to their JSON form, and the
   event streams as ``text/event-stream``.
-- Every operation that takes a token may answer 429 (:mod:`api.ratelimit`).
+- Every operation that takes a token may answer 429 (:mod:`api.ratelimit`); every other one
+  says it needs none (``security: []``), which generators and linters read as public rather
+  than forgotten.
+- A field that may be left out but is never ``null`` (a msgspec ``UNSET`` default) is its one
+  kind, not a ``oneOf`` of that one kind.
 """
 
 from typing import Any
@@ -209,6 +213,23 @@ def _document_token_limit(app: Litestar) -> None:
         operation.responses = responses
 
 
+def _declare_public_operations(app: Litestar) -> None:
+    for operation in operations(app):
+        if operation.security is None:
+            operation.security = []
+
+
+def _single_kinds_unwrapped(app: Litestar) -> None:
+    for component in (app.openapi_schema.components.schemas or {}).values():
+        properties = component.properties if isinstance(component, Schema) else None
+        for field in (properties or {}).values():
+            if isinstance(field, Schema) and field.one_of is not None \
+                    and len(field.one_of) == 1 and isinstance(field.one_of[0], Schema) \
+                    and field.one_of[0].type is not None:
+                field.type = field.one_of[0].type
+                field.one_of = None
+
+
 def complete(app: Litestar) -> None:
     """Write into the app's document what the handlers' signatures cannot say."""
     components = app.openapi_schema.components
@@ -222,3 +243,5 @@ def complete(app: Litestar) -> None:
     _document_media_types(app)
     _document_whole_answers(app)
     _document_token_limit(app)
+    _declare_public_operations(app)
+    _single_kinds_unwrapped(app)
