@@ -40,6 +40,7 @@ from api.problems import (
     too_deep_handler,
     unexpected_exception_handler,
 )
+from api.qr import qr_code
 from api.ratelimit import FailedTokenLimit, trusted_proxy_headers
 from api.settings import Settings
 from api.tournaments.controllers import TournamentController
@@ -115,7 +116,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await database.close()
 
     route_handlers: list[Any] = [
-        health, ping, GameController, MatchController, TournamentController, ClubController]
+        health, ping, qr_code, GameController, MatchController, TournamentController,
+        ClubController]
     if settings.pwa_dir.is_dir():
         route_handlers += pwa_routes(settings.pwa_dir)
     app = Litestar(

@@ -30,7 +30,9 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     app = create_app(Settings(database_url=f"sqlite+aiosqlite:///{folder / 'unused.db'}"))
     with TestClient(app=app) as client:
         (folder / "openapi.json").write_text(client.get("/schema/openapi.json").text)
-    (folder / "config.json").write_text(json.dumps({"post_hooks": []}))
+    # The generator reads JSON, octet-streams and text/*; an SVG (GET /api/v1/qr) is XML text.
+    (folder / "config.json").write_text(json.dumps({
+        "post_hooks": [], "content_type_overrides": {"image/svg+xml": "text/plain"}}))
     generator = Path(sys.executable).parent / "openapi-python-client"
     run = subprocess.run(
         [str(generator), "generate", "--path", "openapi.json", "--output-path", PACKAGE,

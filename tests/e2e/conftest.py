@@ -9,12 +9,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +26,15 @@ from tests.conftest import ServerFactory
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
 PHONE = {"width": 360, "height": 640}
+
+
+def qr_link(code: Any, image: Path) -> str:
+    """What a camera reads from a ``.qr`` code on the screen (zbar, from a screenshot), once its
+    image, which the server draws, has arrived."""
+    code.locator("img").evaluate("image => image.decode()")
+    code.screenshot(path=str(image))
+    return subprocess.run(["zbarimg", "--nodbus", "-q", "--raw", str(image)],
+                          capture_output=True, text=True, check=True).stdout.strip()
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,6 @@ treats it as any other machine on the network, and the test needs no network of 
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import Chromium, Server, phone_in_use
+from tests.e2e.conftest import Chromium, Server, phone_in_use, qr_link
 
 pytestmark = pytest.mark.browser
 
@@ -36,12 +35,6 @@ def lan_browser(chromium: Chromium) -> Iterator[Any]:
 def lan(server: Server) -> Server:
     """The test server as a phone on the network reaches it."""
     return Server(server.base.replace("127.0.0.1", HOST))
-
-
-def decoded(locator: Any, image: Path) -> str:
-    locator.screenshot(path=str(image))
-    return subprocess.run(["zbarimg", "--nodbus", "-q", "--raw", str(image)],
-                          capture_output=True, text=True, check=True).stdout.strip()
 
 
 def test_a_phone_on_the_club_network_plays_and_shares_links_with_that_address(
@@ -65,7 +58,7 @@ def test_a_phone_on_the_club_network_plays_and_shares_links_with_that_address(
         assert len(server.get(f"/api/v1/matches/{match}")["rounds"]) == 1
 
         page.goto(f"{lan.base}/#/m/{match}/share")
-        link = decoded(page.locator(".share-edit .qr"), tmp_path / "edit.png")
+        link = qr_link(page.locator(".share-edit .qr"), tmp_path / "edit.png")
         assert link.startswith(f"{lan.base}/#/m/{match}?t=")
         assert page.locator(".share-edit input.link").input_value() == link
         expect(page.locator(".unreachable-links")).to_have_count(0)
@@ -91,7 +84,7 @@ def test_table_cards_carry_the_address_the_organiser_opened(
         href = card.locator(".table-link").get_attribute("href")
         assert href is not None
         assert href.startswith(f"{lan.base}/#/m/")
-        assert decoded(card.locator(".qr"), tmp_path / "card.png") == href
+        assert qr_link(card.locator(".qr"), tmp_path / "card.png") == href
         expect(phone.page.locator(".unreachable-links")).to_have_count(0)
 
 

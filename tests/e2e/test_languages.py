@@ -236,7 +236,7 @@ def test_a_tournament_round_reads_in_the_language_from_registration_to_confirmat
     assert english_on_screen(page, lang) == []
 
     page.get_by_role("link", name=words(lang, "tt.cards")).click()
-    expect(page.locator(".table-card .qr svg")).to_be_visible()
+    expect(page.locator(".table-card .qr img")).to_be_visible()
     assert english_on_screen(page, lang) == []
     link = str(page.locator(".table-link").get_attribute("href"))
     page.get_by_role("link", name=words(lang, "tt.back")).click()

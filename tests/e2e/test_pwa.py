@@ -4,14 +4,13 @@ a correction, offline entry sent exactly once, two phones, both languages, share
 from __future__ import annotations
 
 import shutil
-import subprocess
 import time
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import phone_in_use
+from tests.e2e.conftest import phone_in_use, qr_link
 
 pytestmark = pytest.mark.browser
 
@@ -204,10 +203,7 @@ def test_the_share_codes_decode_to_the_view_and_edit_links(phone: Any, server: A
     match, token = new_api_match(server)
     phone.open(f"#/m/{match}/share?t={token}")
     for kind, expected in (("view", f"#/m/{match}"), ("edit", f"#/m/{match}?t={token}")):
-        image = tmp_path / f"{kind}.png"
-        phone.page.locator(f".share-{kind} .qr").screenshot(path=str(image))
-        decoded = subprocess.run(["zbarimg", "--nodbus", "-q", "--raw", str(image)],
-                                 capture_output=True, text=True, check=True).stdout.strip()
+        decoded = qr_link(phone.page.locator(f".share-{kind} .qr"), tmp_path / f"{kind}.png")
         assert decoded.endswith(expected)
         assert decoded.startswith(server.base)
 

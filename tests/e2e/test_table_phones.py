@@ -105,7 +105,7 @@ def test_the_entering_phone_cannot_confirm_and_a_second_phone_confirms_first_thi
     assert box is not None
     assert box["height"] >= 44
     summary.click()
-    expect(page.locator(".another-phone .qr svg")).to_be_visible()
+    expect(page.locator(".another-phone .qr img")).to_be_visible()
     readable_at_any_text_size(page)
 
     other = second_phone.page

@@ -60,7 +60,7 @@ def table_links(organiser: Any, round_number: int) -> list[str]:
     expect(cards).to_have_count(TABLES)
     for card in cards.all():
         expect(card.locator(".seats li")).to_have_count(4)
-        expect(card.locator(".qr svg")).to_be_visible()
+        expect(card.locator(".qr img")).to_be_visible()
     links = [str(link) for link in page.locator(".table-link").evaluate_all(
         "links => links.map(a => a.href)")]
     page.get_by_role("link", name="Back").click()

@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 import tomllib
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -74,7 +75,8 @@ def call(base: str, method: str, path: str, body: object = None,
 
 def play(base: str) -> None:
     """Two games of Tschau Sepp: Ann goes out first, then Bea; Ann has the fewest penalty
-    points (3 against 6 and 14), so she wins and the match is finished."""
+    points (3 against 6 and 14), so she wins and the match is finished. Then the match's link
+    as the QR code the share screen shows."""
     status, match = call(base, "POST", "/api/v1/matches", {
         "game": "tschau-sepp", "players": ["Ann", "Bea", "Cem"], "options": {"games": 2}})
     assert status == 201, match
@@ -86,6 +88,10 @@ def play(base: str) -> None:
     assert (status, last["status"], last["winners"]) == (201, "finished", [0]), last
     status, read = call(base, "GET", f"/api/v1/matches/{match['id']}")
     assert (status, read["status"], len(read["rounds"])) == (200, "finished", 2), read
+    link = urllib.parse.quote(f"{base}/#/m/{match['id']}", safe="")
+    with urllib.request.urlopen(f"{base}/api/v1/qr?text={link}", timeout=30) as drawn:
+        assert drawn.headers["Content-Type"].startswith("image/svg+xml")
+        assert drawn.read().startswith(b"<svg")
 
 
 def main() -> int:

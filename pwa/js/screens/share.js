@@ -3,8 +3,7 @@
 import { apiLink, csvLayout, download } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
-import { qrSvg } from '../qr.js';
-import { unreachableLinks } from '../address.js';
+import { qrCode, unreachableLinks } from '../address.js';
 import { tokensFor } from '../store.js';
 import { errorScreen, header, loadView, problemText } from '../match-view.js';
 
@@ -42,8 +41,7 @@ export function linkCard(title, hint, url, kind) {
     }
   };
   const field = h('input', { type: 'text', readonly: true, value: url, 'aria-label': title, class: 'link' });
-  const code = h('div', { class: 'qr', role: 'img', 'aria-label': t('share.qr_of', { what: title }) });
-  code.innerHTML = qrSvg(url);
+  const code = qrCode(url, t('share.qr_of', { what: title }));
   return h('section', { class: `panel share-${kind}` }, h('h2', {}, title), h('p', { class: 'hint' }, hint),
     unreachableLinks(), code, field, h('button', { type: 'button', class: 'secondary', onclick: copy }, t('share.copy')),
     navigator.share && h('button', { type: 'button', class: 'secondary',

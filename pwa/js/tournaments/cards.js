@@ -5,8 +5,7 @@
 import { Problem } from '../api.js';
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
-import { qrSvg } from '../qr.js';
-import { unreachableLinks } from '../address.js';
+import { qrCode, unreachableLinks } from '../address.js';
 import { organiserToken } from '../store.js';
 import {
   loadTournament, playerNames, tableLink, tournamentCall, tournamentError, tournamentRoute,
@@ -14,8 +13,7 @@ import {
 
 function card(tournament, number, table, names) {
   const link = tableLink(tournament, number, table);
-  const code = h('div', { class: 'qr', role: 'img', 'aria-label': t('tt.qr_table', { n: table.table }) });
-  code.innerHTML = qrSvg(link);
+  const code = qrCode(link, t('tt.qr_table', { n: table.table }));
   return h('article', { class: 'table-card', 'data-table': table.table },
     h('p', { class: 'card-title' }, h('strong', {}, t('tt.table_n', { n: table.table })),
       h('span', {}, ` · ${t('tt.round_n', { n: number })} · ${tournament.name}`)),

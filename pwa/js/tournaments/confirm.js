@@ -9,8 +9,7 @@
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { oneAtATime } from '../live.js';
-import { qrSvg } from '../qr.js';
-import { unreachableLinks } from '../address.js';
+import { qrCode, unreachableLinks } from '../address.js';
 import { deviceId, organiserToken, tablePhone, writeToken } from '../store.js';
 import { authHeaders } from '../api.js';
 import {
@@ -57,8 +56,7 @@ export async function confirmPanel(root, match, link) {
   function linkForAnotherPhone() {
     if (organiser || !token) return null;
     const url = tableLink(tournament, link.round, { match_id: match.id, table_token: token, table: link.table });
-    const code = h('div', { class: 'qr', role: 'img', 'aria-label': t('tt.qr_table', { n: link.table }) });
-    code.innerHTML = qrSvg(url);
+    const code = qrCode(url, t('tt.qr_table', { n: link.table }));
     return h('details', { class: 'another-phone' }, h('summary', {}, t('tt.show_table_link')),
       unreachableLinks(), code);
   }

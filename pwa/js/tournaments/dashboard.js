@@ -12,8 +12,7 @@ import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { clearErrors, showErrors } from '../form.js';
 import { oneAtATime } from '../live.js';
-import { qrSvg } from '../qr.js';
-import { unreachableLinks } from '../address.js';
+import { qrCode, unreachableLinks } from '../address.js';
 import { clubTokens, organiserToken, recentTournaments, tournamentReadToken } from '../store.js';
 import { getClub } from '../clubs/api.js';
 import {
@@ -253,8 +252,7 @@ export async function dashboardScreen(root, id) {
 
   const view = tournament.private && recentTournaments().find((x) => x.id === id)?.view;
   const link = `${location.origin}${location.pathname}${tournamentRoute(id)}${view ? `?v=${encodeURIComponent(view)}` : ''}`;
-  const code = h('div', { class: 'qr', role: 'img', 'aria-label': t('share.qr_of', { what: t('tt.link') }) });
-  code.innerHTML = qrSvg(link);
+  const code = qrCode(link, t('share.qr_of', { what: t('tt.link') }));
   replace(root, head, round, organiser && registerForm(id, () => act(async () => {}, players)), players,
     organiser && editing.form, clubs, table,
     earlier, exportsPanel(tournament, organiser),
