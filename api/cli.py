@@ -5,7 +5,9 @@ Every command checks the settings first (:mod:`api.settings`): bad ones are name
 on stderr and the command exits with status 2 before anything touches the database. A database
 that cannot be opened (a folder that does not exist, a server that does not answer, a database
 or role it does not know) is named in one line too, with status 1, instead of a migration's
-traceback.
+traceback. Every error is said as argparse says a bad option, ``tafelrunde <command>: error:
+…``, so that one style tells an operator which command refused and why: status 2 for a usage or
+configuration error, 1 for what went wrong while it ran.
 
 Alembic is configured here, in code: the scripts live in ``migrations/`` (inside the installed
 package, see :func:`api.settings.shipped`) and no ``alembic.ini`` is needed. ``serve`` takes its
@@ -28,6 +30,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import fields
 from functools import partial
+from importlib import metadata
 from pathlib import Path
 from typing import Any, cast
 
@@ -103,6 +106,7 @@ def check(database_url: str) -> str | None:
     return None
 
 
+SERVE = "tafelrunde serve"  # how argparse names the command in its errors
 RUNNING = re.compile(r"Tafelrunde is running at (?P<base>http://\S+:(?P<port>\d+))/")
 """The line ``serve`` prints once it listens; scripts that start a server read its port here."""
 
@@ -124,10 +128,10 @@ def sweep(database_url: str) -> None:
 
     tournaments, clubs = asyncio.run(run())
     if tournaments:
-        print(f"tafelrunde: removed {tournaments} tournament import(s) left unfinished by a "
+        print(f"{SERVE}: removed {tournaments} tournament import(s) left unfinished by a "
               "crash", file=sys.stderr)
     if clubs:
-        print(f"tafelrunde: removed {clubs} club import(s) left unfinished by a crash",
+        print(f"{SERVE}: removed {clubs} club import(s) left unfinished by a crash",
               file=sys.stderr)
 
 
@@ -262,8 +266,8 @@ def serve(settings: Settings) -> int:
     try:
         listener = listen(settings.host, settings.port)
     except OSError as error:  # taken, not allowed, or no such address
-        print(f"tafelrunde: cannot listen on {settings.host} port {settings.port}: "
-              f"{error.strerror or error}", file=sys.stderr)
+        refuse(SERVE, f"cannot listen on {settings.host} port {settings.port}: "
+                      f"{error.strerror or error}")
         return 1
     with listener:
         reach(settings.database_url)
@@ -286,10 +290,29 @@ def serve(settings: Settings) -> int:
     return 0 if server.started else 1
 
 
+def installed_version() -> str:
+    try:
+        return metadata.version("tafelrunde")
+    except metadata.PackageNotFoundError:  # python -m api.cli in a checkout never installed
+        return "(not installed)"
+
+
+def refuse(prog: str, message: str) -> None:
+    """An error in argparse's words for a bad option: ``tafelrunde seating: error: …``."""
+    print(f"{prog}: error: {message}", file=sys.stderr)
+
+
+def prog_of(args: argparse.Namespace) -> str:
+    """The command as argparse names it in its errors (``tafelrunde db check``)."""
+    return " ".join(["tafelrunde", args.command,
+                     *([args.db_command] if args.command == "db" else [])])
+
+
 def parser() -> argparse.ArgumentParser:
     root = argparse.ArgumentParser(
         prog="tafelrunde",
         description="Score-keeping and tournaments for card games played at a real table.")
+    root.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     commands = root.add_subparsers(dest="command", required=True)
     run = commands.add_parser("serve", help="start the API and the app")
     for item in fields(Settings):
@@ -344,7 +367,7 @@ def seating(args: argparse.Namespace) -> int:
     try:
         plan = plan_for_cli(args.players, args.table_size, args.rounds, args.mode, args.seed)
     except InvalidInput as invalid:
-        print(f"tafelrunde: cannot seat: {invalid}", file=sys.stderr)
+        refuse("tafelrunde seating", f"cannot seat: {invalid}")
         return 2
     if args.json:
         print(json.dumps(plan))
@@ -367,7 +390,7 @@ def backup_or_restore(command_name: str, database_url: str, file: Path) -> int:
             return 0
         saved = backup.restore(database_url, file)
     except backup.BackupError as error:
-        print(f"tafelrunde: cannot {command_name}: {error}", file=sys.stderr)
+        refuse(f"tafelrunde {command_name}", f"cannot {command_name}: {error}")
         return error.exit_code
     if saved is not None:
         print(f"the database before the restore is saved as {saved}")
@@ -383,7 +406,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for item in fields(Settings) if item.metadata["option"]})
     except SettingsError as bad:
         for line in bad.lines:
-            print(f"tafelrunde: {line}", file=sys.stderr)
+            refuse(prog_of(args), line)
         return 2
     if args.command == "seating":
         return seating(args)
@@ -394,7 +417,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return serve(settings)
         reach(settings.database_url)
     except Unreachable as error:
-        print(f"tafelrunde: {error}", file=sys.stderr)
+        refuse(prog_of(args), str(error))
         return 1
     if args.db_command == "upgrade":
         upgrade(settings.database_url)
@@ -403,7 +426,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         problem = check(settings.database_url)
         if problem is not None:
-            print(f"tafelrunde: models and migrations differ: {problem}", file=sys.stderr)
+            refuse(prog_of(args), f"models and migrations differ: {problem}")
             return 1
         print("models and migrations agree")
     return 0

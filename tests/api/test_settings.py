@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -140,9 +141,9 @@ def test_serve_with_workers_on_sqlite_says_why_and_exits_2_before_migrating(
     assert cli.main(["serve", "--port", "0", "--workers", "2"]) == 2
     captured = capsys.readouterr()
     assert captured.err == (
-        "tafelrunde: 2 workers: several server processes need a PostgreSQL database, but "
-        "TAFELRUNDE_DATABASE_URL is SQLite (one process serves a SQLite file; leave out "
-        "--workers)\n")
+        "tafelrunde serve: error: 2 workers: several server processes need a PostgreSQL "
+        "database, but TAFELRUNDE_DATABASE_URL is SQLite (one process serves a SQLite file; "
+        "leave out --workers)\n")
     assert captured.out == ""
     assert list(tmp_path.iterdir()) == []  # no database file made, nothing migrated
 
@@ -156,6 +157,11 @@ def test_an_option_overrides_its_variable_and_is_named_when_bad() -> None:
 def test_the_readme_documents_every_variable() -> None:
     configuration = README.read_text(encoding="utf-8").split("## Configuration", 1)[1]
     assert [name for name in variables() if f"`{name}`" not in configuration] == []
+
+
+def prog(command: list[str]) -> str:
+    """How argparse names a command in its errors: ``tafelrunde db check``, ``tafelrunde serve``."""
+    return " ".join(["tafelrunde", *command[:2 if command[0] == "db" else 1]])
 
 
 def in_empty_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **env: str) -> None:
@@ -175,7 +181,7 @@ def test_a_bad_setting_stops_every_command_before_the_database(
     in_empty_folder(tmp_path, monkeypatch, LIVE_BACKEND="redis")
     assert cli.main(command) == 2
     captured = capsys.readouterr()
-    assert captured.err == ("tafelrunde: TAFELRUNDE_LIVE_BACKEND='redis': "
+    assert captured.err == (f"{prog(command)}: error: TAFELRUNDE_LIVE_BACKEND='redis': "
                             "expected one of auto, memory, postgres\n")
     assert captured.out == ""
     assert list(tmp_path.iterdir()) == []
@@ -187,7 +193,7 @@ def test_the_command_says_one_line_and_exits_2_without_a_traceback(tmp_path: Pat
         [sys.executable, "-m", "api.cli", "db", "check"], cwd=tmp_path, capture_output=True,
         text=True, timeout=60, env={**env, "TAFELRUNDE_MAX_BODY_BYTES": "1MB"}, check=False)
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == ("tafelrunde: TAFELRUNDE_MAX_BODY_BYTES='1MB': "
+    assert done.stderr == ("tafelrunde db check: error: TAFELRUNDE_MAX_BODY_BYTES='1MB': "
                            "expected a whole number of bytes, at least 1\n")
     assert list(tmp_path.iterdir()) == []
 
@@ -200,7 +206,8 @@ def test_serve_names_a_port_it_cannot_take_and_migrates_nothing(
         port = taken.getsockname()[1]
         assert cli.main(["serve", "--port", str(port)]) == 1
     assert capsys.readouterr().err == (
-        f"tafelrunde: cannot listen on 127.0.0.1 port {port}: Address already in use\n")
+        f"tafelrunde serve: error: cannot listen on 127.0.0.1 port {port}: "
+        "Address already in use\n")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -277,7 +284,17 @@ def test_a_database_that_cannot_be_opened_is_one_line_not_a_traceback(
     assert cli.main(command) == 1
     captured = capsys.readouterr()
     shown = url.replace(":secret@", ":***@")
-    assert captured.err.startswith(f"tafelrunde: cannot open the database {shown}: {why}")
+    assert captured.err.startswith(
+        f"{prog(command)}: error: cannot open the database {shown}: {why}")
     assert captured.err.count("\n") == 1
     assert captured.out == ""
     assert list(tmp_path.iterdir()) == []
+
+
+def test_version_says_the_installed_version_and_exits_0(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as done:
+        cli.main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"tafelrunde {metadata.version('tafelrunde')}\n"

@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -204,6 +205,11 @@ def test_the_installed_server_speaks_the_readers_language(served: str) -> None:
     assert missing.json()["title"] == "Nicht gefunden"
 
 
+def test_the_installed_command_says_the_wheels_version(installed: Path) -> None:
+    version = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert run(installed / "tafelrunde", "--version", env=clean_env()) == f"tafelrunde {version}\n"
+
+
 def test_the_installed_migrations_match_the_models(installed: Path, tmp_path: Path) -> None:
     env = {**clean_env(), "TAFELRUNDE_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'c.db'}"}
     run(installed / "tafelrunde", "db", "upgrade", cwd=tmp_path, env=env)
@@ -217,6 +223,7 @@ def test_postgresql_without_its_extra_is_one_clear_line(installed: Path, tmp_pat
         text=True, timeout=60, check=False, env={
             **clean_env(), "TAFELRUNDE_DATABASE_URL": "postgresql+asyncpg://club@127.0.0.1/t"})
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == ("tafelrunde: TAFELRUNDE_DATABASE_URL='postgresql+asyncpg://club@"
+    assert done.stderr == ("tafelrunde db upgrade: error: "
+                           "TAFELRUNDE_DATABASE_URL='postgresql+asyncpg://club@"
                            "127.0.0.1/t': PostgreSQL needs the postgres extra: "
                            "pip install 'tafelrunde[postgres]'\n")

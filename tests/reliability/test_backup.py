@@ -181,6 +181,6 @@ def test_a_backup_that_cannot_be_written_or_read_says_why_in_one_line(
     before = sorted(tmp_path.iterdir())
     assert run(monkeypatch, f"sqlite+aiosqlite:///{live}", "backup", target) == 1
     said = capsys.readouterr().err
-    assert said.startswith("tafelrunde: cannot backup: ")
+    assert said.startswith("tafelrunde backup: error: cannot backup: ")
     assert said.count("\n") == 1
     assert sorted(tmp_path.iterdir()) == before
