@@ -6,6 +6,7 @@
 // to bump.
 import { FILES, VERSION } from './precache.js';
 import { OFFLINE_PROBLEM } from './js/api.js';
+import { languageFor } from './js/i18n.js';
 import { replay } from './js/outbox.js';
 
 // API answers are data, not code: kept across versions so a match read once opens offline even
@@ -16,13 +17,34 @@ const APP_PAGES = new Set(['/', '/index.html']);
 // Every match screen needs the games' descriptions, and the page keeps them once read: read
 // before this worker took over, they would never reach its cache.
 const GAMES = '/api/v1/games';
+// Each language's words are a fifth of the app: the worker keeps the reader's ones (the phone's
+// language, and any the app read under an earlier version) and the others once the app reads
+// them, so a phone that switches languages online has both offline.
+const WORDS = /^i18n\/(\w+)\.json$/;
+const APP_FILES = new Set(FILES);
+
+/** The languages whose words this worker installs: the phone's and those kept before. */
+async function languagesKept() {
+  const kept = new Set([languageFor(self.navigator.languages?.length ? [...self.navigator.languages]
+    : [self.navigator.language])]);
+  for (const name of await caches.keys()) {
+    if (name === ANSWERS) continue;
+    for (const request of await (await caches.open(name)).keys()) {
+      const words = new URL(request.url).pathname.slice(1).match(WORDS);
+      if (words) kept.add(words[1]);
+    }
+  }
+  return kept;
+}
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(VERSION);
+    const languages = await languagesKept();
+    const files = FILES.filter((file) => !WORDS.test(file) || languages.has(file.match(WORDS)[1]));
     // Past the HTTP cache (a 304 keeps it cheap): a copy cached before the change must not be
     // stored under the new version.
-    await cache.addAll(FILES.map((file) => new Request(file, { cache: 'no-cache' })));
+    await cache.addAll(files.map((file) => new Request(file, { cache: 'no-cache' })));
     // Best effort: the app itself is installed either way, and the page reads them again online.
     await (await caches.open(ANSWERS)).add(GAMES).catch(() => {});
     await self.skipWaiting();
@@ -57,9 +79,18 @@ async function networkFirst(request) {
   }
 }
 
-/** A file of this worker's own version: the one its pages were loaded with. */
+/**
+ * A file of this worker's own version: the one its pages were loaded with. One of the app's files
+ * that it did not install (another language's words) is kept once read.
+ */
 async function cacheFirst(request) {
-  return (await (await caches.open(VERSION)).match(request)) || fetch(request);
+  const cache = await caches.open(VERSION);
+  const cached = await cache.match(request);
+  if (cached) return cached;
+  const response = await fetch(request);
+  const file = new URL(request.url).pathname.slice(1);
+  if (response.ok && APP_FILES.has(file)) await cache.put(request, response.clone());
+  return response;
 }
 
 self.addEventListener('fetch', (event) => {

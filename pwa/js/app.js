@@ -1,5 +1,7 @@
 // Boot: language, routes, outbox replay (on start and when the connection returns), service worker.
-import { LANGUAGES, LANGUAGE_NAMES, language, preferredLanguage, t, useLanguage } from './i18n.js';
+import {
+  LANGUAGES, LANGUAGE_NAMES, keepWordsForOffline, language, preferredLanguage, t, useLanguage,
+} from './i18n.js';
 import { h, replace, toast } from './dom.js';
 import { reloadOnNextScreen, render, route, start } from './router.js';
 import { replay } from './outbox.js';
@@ -82,7 +84,10 @@ function installServiceWorker() {
   let controlled = navigator.serviceWorker.controller !== null;
   navigator.serviceWorker.addEventListener('controllerchange', () => {
     if (controlled) reloadOnNextScreen();
-    else keepReadsForOffline();
+    else {
+      keepReadsForOffline();
+      keepWordsForOffline();
+    }
     controlled = true;
   });
   navigator.serviceWorker.register('sw.js', { type: 'module', updateViaCache: 'none' })

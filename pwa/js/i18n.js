@@ -51,6 +51,12 @@ export async function useLanguage(lang, remember = false) {
   if (remember) localStorage.setItem(KEY, lang);
 }
 
+/**
+ * Reads the app's words again, through the service worker that now controls the page: read
+ * before it did (the first visit, in a language that is not the phone's), they went past it.
+ */
+export const keepWordsForOffline = () => fetch(`i18n/${current}.json`).catch(() => {});
+
 /** The app's language. */
 export const language = () => current;
 /**

@@ -5,6 +5,7 @@ version after a reload, and a round waiting in the outbox survives the update an
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 import urllib.request
@@ -17,7 +18,7 @@ from playwright.sync_api import expect
 
 from api.settings import REPO_ROOT
 from tests.conftest import ServerFactory
-from tests.e2e.conftest import Server, phone_in_use
+from tests.e2e.conftest import Server, phone_in_use, qr_link
 
 pytestmark = pytest.mark.browser
 
@@ -74,6 +75,51 @@ def test_a_tournament_and_a_match_open_offline_after_one_online_visit(
         page.wait_for_selector("body[data-ready]")
         expect(shown).to_be_visible()
         expect(page.locator("#net")).to_have_text("Offline")
+
+
+def kept_words(page: Any) -> list[str]:
+    """The languages whose words the app's cache holds."""
+    return list(page.evaluate("""async () => {
+        const [name] = (await caches.keys()).filter((n) => n !== 'tafelrunde-answers');
+        const paths = (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname);
+        return paths.filter((p) => p.startsWith('/i18n/')).map((p) => p.slice(6, 8)).sort();
+    }"""))
+
+
+def test_the_worker_keeps_the_phones_words_and_a_language_once_it_was_shown(
+        phone: Any, server: Server) -> None:
+    page = phone.page
+    phone.open("#/")
+    phone.wait_for_service_worker()
+    assert kept_words(page) == ["en"]  # the phone's language; the others wait until shown
+    page.locator("#lang").select_option("fr")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    assert kept_words(page) == ["en", "fr"]
+    phone.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#net")).to_have_text("Hors ligne")
+
+
+def test_a_qr_code_shown_once_shows_offline_and_one_never_shown_says_why(
+        phone: Any, server: Server, tmp_path: Path) -> None:
+    shared = server.post("/api/v1/matches", {"game": "tschau-sepp", "players": ["Ann", "Ben"]})
+    other = server.post("/api/v1/matches", {"game": "tschau-sepp", "players": ["Cid", "Dora"]})
+    page = phone.page
+    phone.open(f"#/m/{shared['id']}/share?t={shared['token']}")
+    phone.wait_for_service_worker()
+    phone.open(f"#/m/{shared['id']}/share")
+    link = qr_link(page.locator(".share-edit .qr"), tmp_path / "online.png")
+    phone.open(f"#/m/{other['id']}/standings?t={other['token']}")
+    expect(page.locator("table.standings")).to_be_visible()
+
+    phone.context.set_offline(True)
+    phone.open(f"#/m/{shared['id']}/share")
+    assert qr_link(page.locator(".share-edit .qr"), tmp_path / "offline.png") == link
+    phone.open(f"#/m/{other['id']}/share")
+    expect(page.locator(".share-edit .qr")).to_have_text(
+        "Shown once there is a connection to the server: the QR code comes from there.")
+    expect(page.locator(".share-edit input.link")).to_have_value(re.compile(other["token"]))
 
 
 def test_a_printable_export_opens_as_itself_under_the_service_worker(
