@@ -6,17 +6,14 @@ import { h, replace, toast } from './dom.js';
 import { reloadOnNextScreen, render, route, start } from './router.js';
 import { replay } from './outbox.js';
 import { startScreen } from './screens/start.js';
-import { newMatchScreen } from './screens/new-match.js';
-import { sheetScreen, editRoundScreen } from './screens/sheet.js';
-import { standingsScreen } from './screens/standings.js';
-import { winnerScreen } from './screens/winner.js';
-import { historyScreen } from './screens/history.js';
-import { shareScreen } from './screens/share.js';
 import { getMatch, keepReadsForOffline } from './api.js';
 import { errorScreen } from './match-view.js';
 import { tokensFor } from './store.js';
 
-/** Tournament and club screens are loaded when first opened: they are not part of the first visit. */
+/**
+ * Every screen but the start screen is loaded when first opened: the first screen shows after
+ * the files it needs (README, "Offline"), and the service worker fetches the others after it.
+ */
 const later = (module, name) => async (root, ...params) => {
   let screen;
   try { screen = (await import(module))[name]; } catch (error) { return errorScreen(root, error); }
@@ -25,7 +22,7 @@ const later = (module, name) => async (root, ...params) => {
 
 /** A finished tournament match also shows the table's confirmation under the winner. */
 async function winnerAndConfirm(root, id) {
-  await winnerScreen(root, id);
+  await later('./screens/winner.js', 'winnerScreen')(root, id);
   const drawn = root.firstElementChild;
   const match = await getMatch(id).catch(() => null);
   const place = match?.tournament || tokensFor(id).tournament;
@@ -38,13 +35,13 @@ async function winnerAndConfirm(root, id) {
 }
 
 route(/^\/$/, startScreen);
-route(/^\/new$/, newMatchScreen);
-route(/^\/m\/([^/]+)$/, sheetScreen);
-route(/^\/m\/([^/]+)\/standings$/, standingsScreen);
+route(/^\/new$/, later('./screens/new-match.js', 'newMatchScreen'));
+route(/^\/m\/([^/]+)$/, later('./screens/sheet.js', 'sheetScreen'));
+route(/^\/m\/([^/]+)\/standings$/, later('./screens/standings.js', 'standingsScreen'));
 route(/^\/m\/([^/]+)\/winner$/, winnerAndConfirm);
-route(/^\/m\/([^/]+)\/history$/, historyScreen);
-route(/^\/m\/([^/]+)\/rounds\/(\d+)$/, editRoundScreen);
-route(/^\/m\/([^/]+)\/share$/, shareScreen);
+route(/^\/m\/([^/]+)\/history$/, later('./screens/history.js', 'historyScreen'));
+route(/^\/m\/([^/]+)\/rounds\/(\d+)$/, later('./screens/sheet.js', 'editRoundScreen'));
+route(/^\/m\/([^/]+)\/share$/, later('./screens/share.js', 'shareScreen'));
 route(/^\/t\/new$/, later('./tournaments/new.js', 'newTournamentScreen'));
 route(/^\/t\/([^/]+)$/, later('./tournaments/dashboard.js', 'dashboardScreen'));
 route(/^\/t\/([^/]+)\/board$/, later('./tournaments/board.js', 'boardScreen'));
@@ -56,7 +53,7 @@ route(/^\/c\/([^/]+)\/ladder(?:\/([^/]+))?$/, later('./clubs/ladder.js', 'ladder
 route(/^\/c\/([^/]+)\/history$/, later('./clubs/history.js', 'historyScreen'));
 route(/^\/c\/([^/]+)\/share$/, later('./clubs/share.js', 'clubShareScreen'));
 route(/^\/c\/([^/]+)\/p\/(\d+)(?:\/vs\/(\d+))?$/, later('./clubs/member.js', 'memberScreen'));
-route(/^\/c\/([^/]+)\/new$/, newMatchScreen);
+route(/^\/c\/([^/]+)\/new$/, later('./screens/new-match.js', 'newMatchScreen'));
 route(/^\/c\/([^/]+)\/t\/new$/, later('./tournaments/new.js', 'newTournamentScreen'));
 
 /** The language picker: each language named in itself, the current one chosen. */

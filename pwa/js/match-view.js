@@ -12,7 +12,7 @@ export async function loadView(id) {
   const match = await getMatch(id);
   const game = await loadGame(match.game);
   rememberMatch(match);
-  return { match, game, module: gameModule(match.game), canWrite: !!writeToken(id) };
+  return { match, game, module: await gameModule(match.game), canWrite: !!writeToken(id) };
 }
 
 export function gameName(gameId) {

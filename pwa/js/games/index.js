@@ -1,9 +1,8 @@
 // One entry module per game id; each exports sides(match), roundCells(match, round), entryForm(ctx),
 // and may export chartTotals(match): the running totals its chart shows first (score-chart.js).
-import * as seaChange from './sea-change.js';
-import * as sevenSeals from './seven-seals.js';
-import * as tschauSepp from './tschau-sepp.js';
+// Each is loaded when a match of its game is first opened, not before the start screen shows.
+const MODULES = {
+  'sea-change': './sea-change.js', 'seven-seals': './seven-seals.js', 'tschau-sepp': './tschau-sepp.js',
+};
 
-const MODULES = { 'sea-change': seaChange, 'seven-seals': sevenSeals, 'tschau-sepp': tschauSepp };
-
-export const gameModule = (id) => MODULES[id];
+export const gameModule = async (id) => (MODULES[id] ? import(MODULES[id]) : undefined);
