@@ -5,7 +5,8 @@ package, so each must install with the others and run the server. This script pi
 dependency and the `postgres` extra at its `>=` bound (nothing else is constrained; their own
 dependencies come as pip resolves them), installs the tracked files into a fresh virtual
 environment, starts `tafelrunde serve` on a temporary SQLite file, and plays a Tschau Sepp match
-to its end over HTTP.
+to its end over HTTP; where TAFELRUNDE_TEST_POSTGRES_URL names a PostgreSQL server (CI's), once
+more on a database of its own there.
 
 Standard library only: it runs with the python3 that runs .ci/run.
     python3 tests/packaging/lower_bounds.py
@@ -94,6 +95,38 @@ def play(base: str) -> None:
         assert drawn.read().startswith(b"<svg")
 
 
+# Run by the environment's own python, so that asyncpg is the lower bound's.
+DATABASE = """
+import asyncio, sys
+import asyncpg
+async def main(admin, verb, name):
+    connection = await asyncpg.connect(admin)
+    await connection.execute(f'{verb} DATABASE "{name}"')
+    await connection.close()
+asyncio.run(main(*sys.argv[1:]))
+"""
+
+
+def play_on(venv: Path, work: Path, env: dict[str, str], database_url: str) -> None:
+    """``tafelrunde serve`` of the environment on this database, and a match played on it."""
+    server = subprocess.Popen(
+        [str(venv / "bin" / "tafelrunde"), "serve", "--host", "127.0.0.1", "--port", "0"],
+        cwd=work, env={**env, "TAFELRUNDE_DATABASE_URL": database_url},
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        running = RUNNING.search(line)
+        if running is None:  # what it said before it stopped
+            said = line + server.communicate(timeout=60)[0]
+            raise SystemExit(f"lower_bounds: serve on {database_url} did not start:\n{said}")
+        play(running["base"])
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    print(f"lower bounds: a match played to its end on {database_url.split(':', 1)[0]}")
+
+
 def main() -> int:
     started = time.monotonic()
     pins = lower_bounds(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8")))
@@ -120,23 +153,18 @@ def main() -> int:
             if line.split("==")[0].lower().replace("_", "-") in named))
         server_env = {name: value for name, value in env.items()
                       if not name.startswith("TAFELRUNDE_")}
-        server_env["TAFELRUNDE_DATABASE_URL"] = f"sqlite+aiosqlite:///{work / 'lower.db'}"
-        server = subprocess.Popen(
-            [str(venv / "bin" / "tafelrunde"), "serve", "--host", "127.0.0.1", "--port", "0"],
-            cwd=work, env=server_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True)
-        try:
-            assert server.stdout is not None
-            line = server.stdout.readline()
-            running = RUNNING.search(line)
-            if running is None:  # what it said before it stopped
-                said = line + server.communicate(timeout=60)[0]
-                raise SystemExit(f"lower_bounds: serve did not start:\n{said}")
-            play(running["base"])
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
-    print(f"lower bounds: a match played to its end in {time.monotonic() - started:.0f} s")
+        play_on(venv, work, server_env, f"sqlite+aiosqlite:///{work / 'lower.db'}")
+        postgres = os.environ.get("TAFELRUNDE_TEST_POSTGRES_URL")
+        if postgres:  # CI's PostgreSQL: asyncpg's bound too, on a database of its own
+            python = str(venv / "bin" / "python")
+            name = f"tafelrunde_lower_{os.getpid()}"
+            admin = postgres.replace("postgresql+asyncpg://", "postgresql://", 1)
+            subprocess.run([python, "-c", DATABASE, admin, "CREATE", name], check=True)
+            try:
+                play_on(venv, work, server_env, f"{postgres.rsplit('/', 1)[0]}/{name}")
+            finally:
+                subprocess.run([python, "-c", DATABASE, admin, "DROP", name], check=True)
+    print(f"lower bounds: installed and played in {time.monotonic() - started:.0f} s")
     return 0
 
 
