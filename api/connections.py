@@ -25,6 +25,14 @@ protocol with five limits (:class:`Limits`, from the settings):
   connection's requests are answered ``503`` (problem details, ``Retry-After``) and the
   connection is closed; uvicorn's ``limit_concurrency`` would answer in plain text.
 
+A request whose body's length is not said exactly once is refused: ``400`` (problem details)
+and the connection closed, before its handler runs (RFC 9112 §6.3). ``Content-Length`` beside
+``Transfer-Encoding`` is the smuggler's request: h11 reads the body as chunked, but a proxy in
+front that goes by the length sees a different body, and a second request hidden in the chunks
+would run here unseen by the proxy. h11 itself refuses lengths that disagree and any transfer
+coding but ``chunked`` alone (:class:`FramedConnection` adds the first case); its refusals are
+said as problem details too, in English when the head could not be read.
+
 Event streams (``/events``) are long by design: none of these limits a stream that is read. Its
 request head came in time, it is never idle between answers (it is one answer), and the
 server's ping every 15 seconds (:data:`api.requests.PING_SECONDS`) is taken by any client that
@@ -43,7 +51,7 @@ from litestar.types import Receive, Scope, Send
 from uvicorn import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from api.problems import send_problem
+from api.problems import DETAILS, problem_answer, send_problem
 
 RETRY_AFTER_SECONDS = 5
 
@@ -71,6 +79,25 @@ async def over_capacity(scope: Scope, _receive: Receive, send: Send) -> None:
         "Retry-After": str(RETRY_AFTER_SECONDS), "Connection": "close"})
 
 
+class FramedConnection(h11.Connection):
+    """h11's server side, refusing a request that gives both ``Content-Length`` and
+    ``Transfer-Encoding`` (h11 would go by the second) as h11 refuses its other framing errors:
+    :class:`h11.RemoteProtocolError`, which uvicorn's protocol answers with ``400`` and a
+    close. ``refused`` keeps the head, so the answer speaks the request's language."""
+
+    refused: h11.Request | None = None
+
+    def next_event(self) -> Any:
+        event = super().next_event()
+        if isinstance(event, h11.Request):
+            names = {name for name, _ in event.headers}
+            if b"content-length" in names and b"transfer-encoding" in names:
+                self.refused = event
+                raise h11.RemoteProtocolError(
+                    "both Content-Length and Transfer-Encoding", error_status_hint=400)
+        return event
+
+
 class GuardedProtocol(H11Protocol):
     """uvicorn's h11 protocol with the limits of :class:`Limits` (see the module's notes)."""
 
@@ -80,6 +107,9 @@ class GuardedProtocol(H11Protocol):
         if not isinstance(limits, Limits):
             raise TypeError("GuardedProtocol needs a GuardedConfig")
         self.limits = limits
+        largest = config.h11_max_incomplete_event_size
+        self.conn = FramedConnection(h11.SERVER) if largest is None else \
+            FramedConnection(h11.SERVER, largest)
         self._head_due: asyncio.TimerHandle | None = None
         self._body_due: asyncio.TimerHandle | None = None
         self._send_due: asyncio.TimerHandle | None = None
@@ -137,6 +167,21 @@ class GuardedProtocol(H11Protocol):
         self._body_due = None
         if self.conn.their_state is h11.SEND_BODY:
             self.transport.close()
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to a request h11 cannot read, as problem details; then the
+        connection is closed (nothing after the refused head can be trusted to be a request)."""
+        refused = self.conn.refused if isinstance(self.conn, FramedConnection) else None
+        scope: dict[str, Any] = {} if refused is None else {
+            "headers": [(name, value) for name, value in refused.headers],
+            "query_string": refused.target.partition(b"?")[2]}
+        head, body = problem_answer(scope, 400, DETAILS[400],  # type: ignore[arg-type]
+                                    headers={"Connection": "close"})
+        for event in (h11.Response(status_code=400, headers=head, reason=b"Bad Request"),
+                      h11.Data(data=body),
+                      h11.EndOfMessage()):
+            self.transport.write(self.conn.send(event) or b"")
+        self.transport.close()
 
     def pause_writing(self) -> None:
         super().pause_writing()
