@@ -179,7 +179,9 @@ def server_config(settings: Settings, app: Any) -> Any:
     from api.connections import GuardedConfig, Limits
 
     limits = Limits(header_timeout=settings.header_timeout, body_timeout=settings.body_timeout,
-                    send_timeout=settings.send_timeout, max_connections=settings.max_connections)
+                    send_timeout=settings.send_timeout, max_connections=settings.max_connections,
+                    max_per_address=settings.max_connections_per_address,
+                    trusted_proxies=settings.trusted_proxies)
     # Open event streams never end by themselves; give them a moment, then stop anyway.
     # proxy_headers=False: only the app decides whom to believe (TAFELRUNDE_TRUSTED_PROXIES);
     # uvicorn on its own would trust X-Forwarded-For from 127.0.0.1.

@@ -5,7 +5,7 @@ uvicorn's HTTP/1.1 protocol (h11) closes a connection only when it sat idle afte
 (``timeout_keep_alive``). A connection that never sends a request, or sends its head a byte at a
 time, or sends its body a byte a second, or takes an answer and never reads it, is held for as
 long as the client likes, and nothing caps how many there are. :class:`GuardedProtocol` is that
-protocol with five limits (:class:`Limits`, from the settings):
+protocol with six limits (:class:`Limits`, from the settings):
 
 * **header timeout**: a connection's first request head, and a head begun after an idle pause,
   must be complete within ``header_timeout`` seconds of its start (not of its last byte: a head
@@ -23,7 +23,16 @@ protocol with five limits (:class:`Limits`, from the settings):
   an hour of retries.
 * **connection limit**: beyond ``max_connections`` open connections in this process, each further
   connection's requests are answered ``503`` (problem details, ``Retry-After``) and the
-  connection is closed; uvicorn's ``limit_concurrency`` would answer in plain text.
+  connection is closed; uvicorn's ``limit_concurrency`` would answer in plain text. But first
+  the oldest connection that has not sent a byte yet is closed to make room, if there is one:
+  a thousand connections opened and left silent (each held for the header timeout, opened
+  again as soon as it is closed) would otherwise have every other client told 503.
+* **connections per address**: beyond ``max_per_address`` open connections from one client
+  address, a further one from it is closed at once, before it is counted against the
+  connection limit, so one address cannot take the connections of all. It has sent nothing
+  to answer yet, and reading its request first would hold its place for the header timeout.
+  Addresses of trusted proxies (``TAFELRUNDE_TRUSTED_PROXIES``) are not capped: a proxy
+  brings everyone's connections.
 
 A request whose body's length is not said exactly once is refused: ``400`` (problem details)
 and the connection closed, before its handler runs (RFC 9112 §6.3). ``Content-Length`` beside
@@ -42,8 +51,10 @@ still reads.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import socket
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 import h11
@@ -62,15 +73,41 @@ class Limits:
     body_timeout: int
     send_timeout: int
     max_connections: int
+    max_per_address: int
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks whose connections :attr:`max_per_address` does not cap."""
+
+
+@dataclass(slots=True)
+class Crowd:
+    """The open connections of one server process as the limits need them: how many each
+    client address has, and which have sent nothing yet, oldest first."""
+
+    by_address: Counter[str] = field(default_factory=Counter)
+    silent: dict[GuardedProtocol, None] = field(default_factory=dict)
+
+    def shed_silent(self, newcomer: GuardedProtocol) -> bool:
+        """Close the oldest connection other than ``newcomer`` that has sent nothing; False
+        when there is none."""
+        for connection in self.silent:
+            if connection is not newcomer:
+                del self.silent[connection]
+                connection.transport.close()
+                return True
+        return False
 
 
 class GuardedConfig(Config):
     """uvicorn's configuration with this protocol and its :class:`Limits` (picklable, so that
-    worker processes started by spawning get it whole)."""
+    worker processes started by spawning get it whole; each gets a :class:`Crowd` of its
+    own, empty)."""
 
     def __init__(self, app: Any, limits: Limits, **options: Any) -> None:
         super().__init__(app, http=GuardedProtocol, **options)
         self.limits = limits
+        self.crowd = Crowd()
+        self.proxies = tuple(ipaddress.ip_network(network, strict=False)
+                             for network in limits.trusted_proxies)
 
 
 async def over_capacity(scope: Scope, _receive: Receive, send: Send) -> None:
@@ -103,10 +140,12 @@ class GuardedProtocol(H11Protocol):
 
     def __init__(self, config: Config, *args: Any, **kwargs: Any) -> None:
         super().__init__(config, *args, **kwargs)
-        limits = getattr(config, "limits", None)
-        if not isinstance(limits, Limits):
+        if not isinstance(config, GuardedConfig):
             raise TypeError("GuardedProtocol needs a GuardedConfig")
-        self.limits = limits
+        self.limits = config.limits
+        self.crowd = config.crowd
+        self.proxies = config.proxies
+        self._address: str | None = None  # counted in the crowd's by_address
         largest = config.h11_max_incomplete_event_size
         self.conn = FramedConnection(h11.SERVER) if largest is None else \
             FramedConnection(h11.SERVER, largest)
@@ -116,7 +155,15 @@ class GuardedProtocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        if len(self.connections) > self.limits.max_connections:
+        if self.client is not None and not self._from_proxy(self.client[0]):
+            self._address = self.client[0]
+            self.crowd.by_address[self._address] += 1
+            if self.crowd.by_address[self._address] > self.limits.max_per_address:
+                transport.close()
+                return
+        self.crowd.silent[self] = None
+        if len(self.connections) > self.limits.max_connections and \
+                not self.crowd.shed_silent(self):
             self.app = over_capacity
         self._expect_head()
         tcp = transport.get_extra_info("socket")
@@ -125,7 +172,17 @@ class GuardedProtocol(H11Protocol):
             tcp.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT,
                            self.limits.send_timeout * 1000)
 
+    def _from_proxy(self, host: str) -> bool:
+        if not self.proxies:
+            return False
+        try:
+            peer = ipaddress.ip_address(host)
+        except ValueError:  # not an IP address: a Unix socket's path
+            return False
+        return any(peer in network for network in self.proxies)
+
     def data_received(self, data: bytes) -> None:
+        self.crowd.silent.pop(self, None)
         super().data_received(data)
         self._watch_head()
         self._watch_body()
@@ -199,4 +256,10 @@ class GuardedProtocol(H11Protocol):
             if timer is not None:
                 timer.cancel()
         self._head_due = self._body_due = self._send_due = None
+        self.crowd.silent.pop(self, None)
+        if self._address is not None:
+            self.crowd.by_address[self._address] -= 1
+            if not self.crowd.by_address[self._address]:
+                del self.crowd.by_address[self._address]
+            self._address = None
         super().connection_lost(exc)

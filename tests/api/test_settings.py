@@ -114,12 +114,17 @@ def test_connection_limits_and_workers_are_read_as_whole_numbers() -> None:
         "TAFELRUNDE_DATABASE_URL": "postgresql+asyncpg://club@db.example/tafelrunde",
         "TAFELRUNDE_HEADER_TIMEOUT": "5", "TAFELRUNDE_IDLE_TIMEOUT": "60",
         "TAFELRUNDE_SEND_TIMEOUT": "20", "TAFELRUNDE_MAX_CONNECTIONS": "4000"},
-        {"workers": "4"})
+        {"workers": "4", "max_connections_per_address": "32"})
     assert (settings.header_timeout, settings.idle_timeout, settings.send_timeout,
-            settings.max_connections, settings.workers) == (5, 60, 20, 4000, 4)
-    assert refused({"TAFELRUNDE_HEADER_TIMEOUT": "0.5", "TAFELRUNDE_MAX_CONNECTIONS": "0"}) == (
+            settings.max_connections, settings.max_connections_per_address,
+            settings.workers) == (5, 60, 20, 4000, 32, 4)
+    assert Settings().max_connections_per_address == 256
+    assert refused({"TAFELRUNDE_HEADER_TIMEOUT": "0.5", "TAFELRUNDE_MAX_CONNECTIONS": "0",
+                    "TAFELRUNDE_MAX_CONNECTIONS_PER_ADDRESS": "0"}) == (
         "TAFELRUNDE_HEADER_TIMEOUT='0.5': expected a whole number of seconds, from 1 to 3600",
-        "TAFELRUNDE_MAX_CONNECTIONS='0': expected a whole number of connections, at least 1")
+        "TAFELRUNDE_MAX_CONNECTIONS='0': expected a whole number of connections, at least 1",
+        "TAFELRUNDE_MAX_CONNECTIONS_PER_ADDRESS='0': expected a whole number of connections, "
+        "at least 1")
 
 
 def test_several_workers_need_postgresql_and_its_live_updates() -> None:
