@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from api import cli
+from api import cli, lifeline
 from api.settings import REPO_ROOT, Settings, SettingsError, variables
 
 README = REPO_ROOT / "README.md"
@@ -244,7 +245,11 @@ def test_serve_settles_the_process_for_its_event_loop_before_it_serves(
 def test_each_worker_settles_its_process_too(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     in_empty_folder(tmp_path, monkeypatch)
+    followed: list[tuple[int, int]] = []
+    # Recorded, not done: the test process must not be killed with its own parent.
+    monkeypatch.setattr(lifeline, "die_with", lambda *parent: followed.append(parent))
     cli.worker_app(Settings(), os.getppid())  # this process's parent is its "supervisor"
+    assert followed == [(os.getppid(), signal.SIGKILL)]
     assert gc.get_freeze_count() > 50_000
     assert sys.getswitchinterval() == pytest.approx(0.0005)
 
