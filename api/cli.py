@@ -183,7 +183,9 @@ def server_config(settings: Settings, app: Any) -> Any:
     from api.connections import GuardedConfig, Limits
 
     limits = Limits(header_timeout=settings.header_timeout, body_timeout=settings.body_timeout,
-                    send_timeout=settings.send_timeout, max_connections=settings.max_connections)
+                    send_timeout=settings.send_timeout, max_connections=settings.max_connections,
+                    max_per_address=settings.max_connections_per_address,
+                    trusted_proxies=settings.trusted_proxies)
     # Open event streams never end by themselves; give them a moment, then stop anyway.
     # proxy_headers=False: only the app decides whom to believe (TAFELRUNDE_TRUSTED_PROXIES);
     # uvicorn on its own would trust X-Forwarded-For from 127.0.0.1.
@@ -225,27 +227,18 @@ def favour_the_loop() -> None:
     sys.setswitchinterval(SWITCH_INTERVAL)
 
 
-ORPHAN_CHECK_SECONDS = 0.5
-
-
 def worker_app(settings: Settings, supervisor: int) -> Any:
-    """A worker process's app. The worker also watches its supervisor (the process id
-    ``supervisor``): a supervisor killed with SIGKILL cannot stop its workers, and a worker left
-    behind would keep serving the port and holding database connections, so it stops itself
-    (SIGTERM: a graceful stop) once its parent is another process, also when the supervisor
-    was gone before the worker got this far."""
+    """A worker process's app. The worker dies with its supervisor (the process id
+    ``supervisor``, :func:`api.lifeline.die_with`), also when the supervisor was gone before
+    the worker got this far. SIGKILL, not a graceful stop: the supervisor killed is a crash
+    already, and a graceful stop waits for open event streams (up to 3 s) while the port and
+    the database connections stay held."""
     import signal
-    import threading
-    import time
 
+    from api import lifeline
     from api.app import create_app
 
-    def watch() -> None:
-        while os.getppid() == supervisor:
-            time.sleep(ORPHAN_CHECK_SECONDS)
-        os.kill(os.getpid(), signal.SIGTERM)
-
-    threading.Thread(target=watch, name="supervisor-watch", daemon=True).start()
+    lifeline.die_with(supervisor, signal.SIGKILL)
     app = create_app(settings)
     settle_heap()
     favour_the_loop()

@@ -5,7 +5,7 @@ uvicorn's HTTP/1.1 protocol (h11) closes a connection only when it sat idle afte
 (``timeout_keep_alive``). A connection that never sends a request, or sends its head a byte at a
 time, or sends its body a byte a second, or takes an answer and never reads it, is held for as
 long as the client likes, and nothing caps how many there are. :class:`GuardedProtocol` is that
-protocol with five limits (:class:`Limits`, from the settings):
+protocol with six limits (:class:`Limits`, from the settings):
 
 * **header timeout**: a connection's first request head, and a head begun after an idle pause,
   must be complete within ``header_timeout`` seconds of its start (not of its last byte: a head
@@ -23,7 +23,24 @@ protocol with five limits (:class:`Limits`, from the settings):
   an hour of retries.
 * **connection limit**: beyond ``max_connections`` open connections in this process, each further
   connection's requests are answered ``503`` (problem details, ``Retry-After``) and the
-  connection is closed; uvicorn's ``limit_concurrency`` would answer in plain text.
+  connection is closed; uvicorn's ``limit_concurrency`` would answer in plain text. But first
+  the oldest connection that has not sent a byte yet is closed to make room, if there is one:
+  a thousand connections opened and left silent (each held for the header timeout, opened
+  again as soon as it is closed) would otherwise have every other client told 503.
+* **connections per address**: beyond ``max_per_address`` open connections from one client
+  address, a further one from it is closed at once, before it is counted against the
+  connection limit, so one address cannot take the connections of all. It has sent nothing
+  to answer yet, and reading its request first would hold its place for the header timeout.
+  Addresses of trusted proxies (``TAFELRUNDE_TRUSTED_PROXIES``) are not capped: a proxy
+  brings everyone's connections.
+
+A request whose body's length is not said exactly once is refused: ``400`` (problem details)
+and the connection closed, before its handler runs (RFC 9112 §6.3). ``Content-Length`` beside
+``Transfer-Encoding`` is the smuggler's request: h11 reads the body as chunked, but a proxy in
+front that goes by the length sees a different body, and a second request hidden in the chunks
+would run here unseen by the proxy. h11 itself refuses lengths that disagree and any transfer
+coding but ``chunked`` alone (:class:`FramedConnection` adds the first case); its refusals are
+said as problem details too, in English when the head could not be read.
 
 Event streams (``/events``) are long by design: none of these limits a stream that is read. Its
 request head came in time, it is never idle between answers (it is one answer), and the
@@ -34,8 +51,10 @@ still reads.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import socket
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 import h11
@@ -43,7 +62,7 @@ from litestar.types import Receive, Scope, Send
 from uvicorn import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from api.problems import send_problem
+from api.problems import DETAILS, problem_answer, send_problem
 
 RETRY_AFTER_SECONDS = 5
 
@@ -54,15 +73,41 @@ class Limits:
     body_timeout: int
     send_timeout: int
     max_connections: int
+    max_per_address: int
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks whose connections :attr:`max_per_address` does not cap."""
+
+
+@dataclass(slots=True)
+class Crowd:
+    """The open connections of one server process as the limits need them: how many each
+    client address has, and which have sent nothing yet, oldest first."""
+
+    by_address: Counter[str] = field(default_factory=Counter)
+    silent: dict[GuardedProtocol, None] = field(default_factory=dict)
+
+    def shed_silent(self, newcomer: GuardedProtocol) -> bool:
+        """Close the oldest connection other than ``newcomer`` that has sent nothing; False
+        when there is none."""
+        for connection in self.silent:
+            if connection is not newcomer:
+                del self.silent[connection]
+                connection.transport.close()
+                return True
+        return False
 
 
 class GuardedConfig(Config):
     """uvicorn's configuration with this protocol and its :class:`Limits` (picklable, so that
-    worker processes started by spawning get it whole)."""
+    worker processes started by spawning get it whole; each gets a :class:`Crowd` of its
+    own, empty)."""
 
     def __init__(self, app: Any, limits: Limits, **options: Any) -> None:
         super().__init__(app, http=GuardedProtocol, **options)
         self.limits = limits
+        self.crowd = Crowd()
+        self.proxies = tuple(ipaddress.ip_network(network, strict=False)
+                             for network in limits.trusted_proxies)
 
 
 async def over_capacity(scope: Scope, _receive: Receive, send: Send) -> None:
@@ -71,22 +116,54 @@ async def over_capacity(scope: Scope, _receive: Receive, send: Send) -> None:
         "Retry-After": str(RETRY_AFTER_SECONDS), "Connection": "close"})
 
 
+class FramedConnection(h11.Connection):
+    """h11's server side, refusing a request that gives both ``Content-Length`` and
+    ``Transfer-Encoding`` (h11 would go by the second) as h11 refuses its other framing errors:
+    :class:`h11.RemoteProtocolError`, which uvicorn's protocol answers with ``400`` and a
+    close. ``refused`` keeps the head, so the answer speaks the request's language."""
+
+    refused: h11.Request | None = None
+
+    def next_event(self) -> Any:
+        event = super().next_event()
+        if isinstance(event, h11.Request):
+            names = {name for name, _ in event.headers}
+            if b"content-length" in names and b"transfer-encoding" in names:
+                self.refused = event
+                raise h11.RemoteProtocolError(
+                    "both Content-Length and Transfer-Encoding", error_status_hint=400)
+        return event
+
+
 class GuardedProtocol(H11Protocol):
     """uvicorn's h11 protocol with the limits of :class:`Limits` (see the module's notes)."""
 
     def __init__(self, config: Config, *args: Any, **kwargs: Any) -> None:
         super().__init__(config, *args, **kwargs)
-        limits = getattr(config, "limits", None)
-        if not isinstance(limits, Limits):
+        if not isinstance(config, GuardedConfig):
             raise TypeError("GuardedProtocol needs a GuardedConfig")
-        self.limits = limits
+        self.limits = config.limits
+        self.crowd = config.crowd
+        self.proxies = config.proxies
+        self._address: str | None = None  # counted in the crowd's by_address
+        largest = config.h11_max_incomplete_event_size
+        self.conn = FramedConnection(h11.SERVER) if largest is None else \
+            FramedConnection(h11.SERVER, largest)
         self._head_due: asyncio.TimerHandle | None = None
         self._body_due: asyncio.TimerHandle | None = None
         self._send_due: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        if len(self.connections) > self.limits.max_connections:
+        if self.client is not None and not self._from_proxy(self.client[0]):
+            self._address = self.client[0]
+            self.crowd.by_address[self._address] += 1
+            if self.crowd.by_address[self._address] > self.limits.max_per_address:
+                transport.close()
+                return
+        self.crowd.silent[self] = None
+        if len(self.connections) > self.limits.max_connections and \
+                not self.crowd.shed_silent(self):
             self.app = over_capacity
         self._expect_head()
         tcp = transport.get_extra_info("socket")
@@ -95,7 +172,17 @@ class GuardedProtocol(H11Protocol):
             tcp.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT,
                            self.limits.send_timeout * 1000)
 
+    def _from_proxy(self, host: str) -> bool:
+        if not self.proxies:
+            return False
+        try:
+            peer = ipaddress.ip_address(host)
+        except ValueError:  # not an IP address: a Unix socket's path
+            return False
+        return any(peer in network for network in self.proxies)
+
     def data_received(self, data: bytes) -> None:
+        self.crowd.silent.pop(self, None)
         super().data_received(data)
         self._watch_head()
         self._watch_body()
@@ -138,6 +225,21 @@ class GuardedProtocol(H11Protocol):
         if self.conn.their_state is h11.SEND_BODY:
             self.transport.close()
 
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to a request h11 cannot read, as problem details; then the
+        connection is closed (nothing after the refused head can be trusted to be a request)."""
+        refused = self.conn.refused if isinstance(self.conn, FramedConnection) else None
+        scope: dict[str, Any] = {} if refused is None else {
+            "headers": [(name, value) for name, value in refused.headers],
+            "query_string": refused.target.partition(b"?")[2]}
+        head, body = problem_answer(scope, 400, DETAILS[400],  # type: ignore[arg-type]
+                                    headers={"Connection": "close"})
+        for event in (h11.Response(status_code=400, headers=head, reason=b"Bad Request"),
+                      h11.Data(data=body),
+                      h11.EndOfMessage()):
+            self.transport.write(self.conn.send(event) or b"")
+        self.transport.close()
+
     def pause_writing(self) -> None:
         super().pause_writing()
         if self._send_due is None:
@@ -154,4 +256,10 @@ class GuardedProtocol(H11Protocol):
             if timer is not None:
                 timer.cancel()
         self._head_due = self._body_due = self._send_due = None
+        self.crowd.silent.pop(self, None)
+        if self._address is not None:
+            self.crowd.by_address[self._address] -= 1
+            if not self.crowd.by_address[self._address]:
+                del self.crowd.by_address[self._address]
+            self._address = None
         super().connection_lost(exc)

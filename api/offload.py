@@ -30,13 +30,12 @@ import logging
 import multiprocessing
 import os
 import signal
-import threading
-import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
+from api import lifeline
 from api.db.database import Database
 from api.db.engine import create_engine
 from api.i18n import Phrase
@@ -102,27 +101,19 @@ class Offload:
 _helper: tuple[asyncio.AbstractEventLoop, Database] | None = None
 
 
-ORPHAN_CHECK_SECONDS = 0.5
-
-
 def _open(database_url: str, synchronous: str, app_process: int) -> None:
+    """The helper's event loop and database. The helper dies with its app's process
+    (:func:`api.lifeline.die_with`): an import left running would go on writing while a new
+    server starts and sweeps what it takes for a crash's remains. SIGKILL, as a crash: what
+    the job was writing stays hidden, for the next start's sweep
+    (:func:`api.tournaments.backup.sweep_unfinished`)."""
     global _helper
-    threading.Thread(target=_watch, args=(app_process,), name="app-watch", daemon=True).start()
+    lifeline.die_with(app_process, signal.SIGKILL)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     database = Database(create_engine(database_url, synchronous=synchronous),
                         synchronous=synchronous)
     _helper = (loop, database)
-
-
-def _watch(app_process: int) -> None:
-    """Stop the helper the moment its app's process is gone (killed with SIGKILL, it could not
-    stop it): an import left running would go on writing while a new server starts and sweeps
-    what it takes for a crash's remains. SIGKILL, as a crash: what the job was writing stays
-    hidden, for the next start's sweep (:func:`api.tournaments.backup.sweep_unfinished`)."""
-    while os.getppid() == app_process:
-        time.sleep(ORPHAN_CHECK_SECONDS)
-    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _run(job: Job[..., T], *args: Any) -> T | _Refused:

@@ -353,6 +353,16 @@ async def send_problem(scope: Scope, send: Callable[[Any], Awaitable[None]], sta
                        headers: Mapping[str, str] | None = None) -> None:
     """The problem answer sent straight through ASGI, for answers given before Litestar sees
     the request (a path it must not route, a connection over the server's limit)."""
+    head, body = problem_answer(scope, status, detail, errors, headers)
+    await send({"type": "http.response.start", "status": status, "headers": head})
+    await send({"type": "http.response.body", "body": body, "more_body": False})
+
+
+def problem_answer(scope: Scope, status: int, detail: Phrase | None,
+                   errors: Iterable[Fault] = (), headers: Mapping[str, str] | None = None,
+                   ) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The headers and body of a problem answer, in the language ``scope`` negotiates; also for
+    the server's protocol, which answers a request it refuses to read without ASGI."""
     choice = choice_of(scope)
     words = words_for(choice)
     title = words(TITLES.get(status, OTHER_TITLE))
@@ -360,13 +370,12 @@ async def send_problem(scope: Scope, send: Callable[[Any], Awaitable[None]], sta
         type="about:blank", title=title, status=status,
         detail=title if detail is None else words(detail),
         errors=[fault.said(words) for fault in errors]))
-    await send({"type": "http.response.start", "status": status, "headers": [
+    return [
         (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
         (b"content-length", str(len(body)).encode()),
         (b"content-language", choice.language.encode()), (b"vary", b"Accept-Language"),
         *((name.lower().encode("latin-1"), value.encode("latin-1"))
-          for name, value in (headers or {}).items())]})
-    await send({"type": "http.response.body", "body": body, "more_body": False})
+          for name, value in (headers or {}).items())], body
 
 
 CLIENT_LEFT = "client disconnected prematurely"

@@ -25,7 +25,11 @@ Decisions:
   (a reverse proxy keeps its own idle connections to us for less, see the README), 30 s for a
   client that takes no bytes of an answer, 1,000 open connections per process: a phone with an
   event stream open for each of 250 tables of four; beyond it a phone is told 503 and tries
-  again, rather than the server running out of file handles.
+  again, rather than the server running out of file handles. 256 of them per client address:
+  the server normally sees a hall's phones by their LAN addresses, but a club whose phones
+  come through one router's public address (NAT) still fits, about 60 phones each with its
+  event stream and a browser's few request connections; one address cannot take them all.
+  Trusted proxies are not capped per address.
 * One worker process by default; ``--workers N`` needs PostgreSQL (refused on SQLite, exit
   status 2, before the database is touched).
 """
@@ -210,6 +214,10 @@ class Settings:
         1000, whole("a whole number of connections", 1),
         "open connections per server process (event streams included); beyond it 503",
         option="--max-connections")
+    max_connections_per_address: int = setting(
+        256, whole("a whole number of connections", 1),
+        "open connections per client address and server process; a further one is closed at "
+        "once (trusted proxies are not capped)", option="--max-connections-per-address")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None,

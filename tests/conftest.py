@@ -13,6 +13,7 @@ import asyncio
 import json
 import os
 import secrets
+import select
 import shutil
 import signal
 import subprocess
@@ -196,6 +197,29 @@ async def next_event(lines: AsyncIterator[str], name: str) -> dict[str, Any]:
 async def next_change(lines: AsyncIterator[str]) -> dict[str, Any]:
     """The data of the next ``change`` event of a Server-Sent Events stream."""
     return await next_event(lines, "change")
+
+
+def seconds_to_exit(pids: set[int], kill: Callable[[], None],
+                    patience: float = 30.0) -> dict[int, float]:
+    """Seconds from ``kill()`` until each of the processes ``pids`` exited (Linux: a pidfd
+    of each, opened before the kill, is readable from the moment its process exits, zombie
+    or not, so the time is the exit's, not that of a poll that came late). Processes not
+    gone after ``patience`` seconds are missing from the answer."""
+    handles = {os.pidfd_open(pid): pid for pid in pids}
+    exited: dict[int, float] = {}
+    try:
+        kill()
+        began = time.monotonic()
+        while handles and (left := began + patience - time.monotonic()) > 0:
+            ready, _, _ = select.select(list(handles), [], [], left)
+            now = time.monotonic()
+            for handle in ready:
+                exited[handles.pop(handle)] = now - began
+                os.close(handle)
+    finally:
+        for handle in handles:
+            os.close(handle)
+    return exited
 
 
 async def backends_gone(onlooker: asyncpg.Connection, pids: set[int]) -> bool:

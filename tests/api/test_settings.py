@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from api import cli
+from api import cli, lifeline
 from api.settings import REPO_ROOT, Settings, SettingsError, variables
 
 README = REPO_ROOT / "README.md"
@@ -115,12 +116,17 @@ def test_connection_limits_and_workers_are_read_as_whole_numbers() -> None:
         "TAFELRUNDE_DATABASE_URL": "postgresql+asyncpg://club@db.example/tafelrunde",
         "TAFELRUNDE_HEADER_TIMEOUT": "5", "TAFELRUNDE_IDLE_TIMEOUT": "60",
         "TAFELRUNDE_SEND_TIMEOUT": "20", "TAFELRUNDE_MAX_CONNECTIONS": "4000"},
-        {"workers": "4"})
+        {"workers": "4", "max_connections_per_address": "32"})
     assert (settings.header_timeout, settings.idle_timeout, settings.send_timeout,
-            settings.max_connections, settings.workers) == (5, 60, 20, 4000, 4)
-    assert refused({"TAFELRUNDE_HEADER_TIMEOUT": "0.5", "TAFELRUNDE_MAX_CONNECTIONS": "0"}) == (
+            settings.max_connections, settings.max_connections_per_address,
+            settings.workers) == (5, 60, 20, 4000, 32, 4)
+    assert Settings().max_connections_per_address == 256
+    assert refused({"TAFELRUNDE_HEADER_TIMEOUT": "0.5", "TAFELRUNDE_MAX_CONNECTIONS": "0",
+                    "TAFELRUNDE_MAX_CONNECTIONS_PER_ADDRESS": "0"}) == (
         "TAFELRUNDE_HEADER_TIMEOUT='0.5': expected a whole number of seconds, from 1 to 3600",
-        "TAFELRUNDE_MAX_CONNECTIONS='0': expected a whole number of connections, at least 1")
+        "TAFELRUNDE_MAX_CONNECTIONS='0': expected a whole number of connections, at least 1",
+        "TAFELRUNDE_MAX_CONNECTIONS_PER_ADDRESS='0': expected a whole number of connections, "
+        "at least 1")
 
 
 def test_several_workers_need_postgresql_and_its_live_updates() -> None:
@@ -246,7 +252,11 @@ def test_serve_settles_the_process_for_its_event_loop_before_it_serves(
 def test_each_worker_settles_its_process_too(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     in_empty_folder(tmp_path, monkeypatch)
+    followed: list[tuple[int, int]] = []
+    # Recorded, not done: the test process must not be killed with its own parent.
+    monkeypatch.setattr(lifeline, "die_with", lambda *parent: followed.append(parent))
     cli.worker_app(Settings(), os.getppid())  # this process's parent is its "supervisor"
+    assert followed == [(os.getppid(), signal.SIGKILL)]
     assert gc.get_freeze_count() > 50_000
     assert sys.getswitchinterval() == pytest.approx(0.0005)
 

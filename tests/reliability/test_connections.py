@@ -9,7 +9,7 @@ import asyncio
 import socket
 import time
 from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, ExitStack, asynccontextmanager
 from pathlib import Path
 
 import httpx
@@ -262,3 +262,95 @@ async def answered_in_time(http: httpx.AsyncClient, url: str) -> int:
     while status == 503 and time.monotonic() < deadline:
         status = (await http.get(url)).status_code
     return status
+
+
+PER_ADDRESS = 3  # connections per client address of the crowded servers here
+CLIENT, OTHER, PROXY = "127.0.0.2", "127.0.0.3", "127.0.0.4"  # client addresses on loopback
+HEALTH = b"GET /api/v1/health HTTP/1.1\r\nHost: club\r\nConnection: close\r\n\r\n"
+
+
+@pytest.fixture
+async def crowded(tmp_path: Path) -> AsyncIterator[Server]:
+    """A server with a limit of 4 connections, 3 per address (127.0.0.4, a trusted proxy, is
+    not capped), and a header timeout far longer than these tests wait: no connection here is
+    closed for its silence by the timeout."""
+    async with scratch_database("sqlite", tmp_path, DEFAULT_POSTGRES_URL) as url:
+        server = Server(url, tmp_path, env={
+            "TAFELRUNDE_HEADER_TIMEOUT": "600", "TAFELRUNDE_MAX_CONNECTIONS": str(LIMIT),
+            "TAFELRUNDE_MAX_CONNECTIONS_PER_ADDRESS": str(PER_ADDRESS),
+            "TAFELRUNDE_TRUSTED_PROXIES": PROXY})
+        await server.start()
+        try:
+            yield server
+        finally:
+            await server.stop()
+
+
+def connect_from(server: Server, source: str) -> socket.socket:
+    """A connection from ``source`` (a loopback address other than the server's)."""
+    return socket.create_connection(("127.0.0.1", server.port), timeout=PATIENCE,
+                                    source_address=(source, 0))
+
+
+def closed_within(connection: socket.socket, seconds: float) -> bool:
+    """Whether the server closes ``connection`` (which sends nothing) within ``seconds``."""
+    connection.settimeout(seconds)
+    try:
+        return connection.recv(1024) == b""
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        return True
+    finally:
+        connection.settimeout(PATIENCE)
+
+
+def health_from(server: Server, source: str) -> bytes:
+    """The status line of ``/api/v1/health`` asked from ``source``."""
+    with connect_from(server, source) as connection:
+        connection.sendall(HEALTH)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    return answer.partition(b"\r\n")[0]
+
+
+async def test_one_address_holds_no_more_than_its_share_of_connections(
+        crowded: Server) -> None:
+    with ExitStack() as held:
+        silent = [held.enter_context(connect_from(crowded, CLIENT))
+                  for _ in range(PER_ADDRESS + 2)]
+        began = time.monotonic()
+        beyond = [closed_within(connection, PATIENCE) for connection in silent[PER_ADDRESS:]]
+        assert beyond == [True, True]
+        assert time.monotonic() - began < PATIENCE / 2, "closed by a timeout, not at once"
+        assert [closed_within(connection, 0.5) for connection in silent[:PER_ADDRESS]] == \
+            [False] * PER_ADDRESS
+        assert health_from(crowded, OTHER) == b"HTTP/1.1 200 OK"
+
+        silent[0].close()  # one of its own closes: the address may open another
+        again = held.enter_context(connect_from(crowded, CLIENT))
+        assert not closed_within(again, 1.0)
+
+
+async def test_silent_connections_make_room_for_a_client_that_speaks(crowded: Server) -> None:
+    """Four connections that never send a byte fill the server; a fifth that asks is answered,
+    and the oldest silent one is closed for it, time after time, however often they come."""
+    with ExitStack() as held:
+        silent = [held.enter_context(connect_from(crowded, source))
+                  for source in (CLIENT, CLIENT, CLIENT, OTHER)]
+        for _ in range(3):
+            assert health_from(crowded, OTHER) == b"HTTP/1.1 200 OK"
+            shed = [connection for connection in silent if closed_within(connection, 0.5)]
+            assert len(shed) == 1
+            silent.remove(shed[0])
+            silent.append(held.enter_context(connect_from(crowded, CLIENT)))  # it comes back
+
+
+async def test_a_trusted_proxy_brings_more_connections_than_one_address_may(
+        crowded: Server) -> None:
+    with ExitStack() as held:
+        through_proxy = [held.enter_context(connect_from(crowded, PROXY))
+                         for _ in range(PER_ADDRESS + 1)]
+        assert [closed_within(connection, 0.5) for connection in through_proxy] == \
+            [False] * (PER_ADDRESS + 1)
