@@ -15,24 +15,15 @@ from litestar.types import Message, Scope
 from sqlalchemy import text
 
 from api import openapi
-from api.app_files import pwa_routes
-from api.bodies import StrictRequest
-from api.boundary import Boundary, allowed_methods
 from api.clubs.controllers import ClubController
 from api.clubs.reads import ClubAnswers
-from api.compression import compression_config
 from api.db.database import Database
 from api.db.engine import create_engine
 from api.db.session import provide_session
-from api.games.controllers import GameController
-from api.games.schemas import GamePartSchemas
-from api.i18n import _
-from api.i18n.http import WORDS_DEPENDENCY, name_the_language
-from api.live import create_broker
-from api.matches.controllers import MatchController
-from api.matches.folds import RecentFolds
-from api.offload import Offload
-from api.problems import (
+from api.edge.bodies import StrictRequest
+from api.edge.boundary import Boundary, allowed_methods
+from api.edge.compression import compression_config
+from api.edge.problems import (
     BadRequest,
     Problem,
     documented,
@@ -40,9 +31,18 @@ from api.problems import (
     too_deep_handler,
     unexpected_exception_handler,
 )
-from api.qr import qr_code
-from api.ratelimit import FailedTokenLimit, trusted_proxy_headers
-from api.settings import Settings
+from api.edge.ratelimit import FailedTokenLimit, trusted_proxy_headers
+from api.games.controllers import GameController
+from api.games.schemas import GamePartSchemas
+from api.i18n import _
+from api.i18n.http import WORDS_DEPENDENCY, name_the_language
+from api.matches.controllers import MatchController
+from api.matches.folds import RecentFolds
+from api.server.app_files import pwa_routes
+from api.server.offload import Offload
+from api.server.settings import Settings
+from api.shared.live import create_broker
+from api.shared.qr import qr_code
 from api.tournaments.controllers import TournamentController
 from api.tournaments.reads import Answers
 
@@ -100,7 +100,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                         synchronous=settings.synchronous)
     broker = create_broker(settings)
     # Two helpers: big imports, which anyone may send, queue in their own, never before a big
-    # tournament's or club's reads and round starts (api.offload).
+    # tournament's or club's reads and round starts (api.server.offload).
     offload = Offload(settings.database_url, settings.synchronous)
     imports = Offload(settings.database_url, settings.synchronous)
 

@@ -5,15 +5,15 @@ the handlers' signatures, written into the document once the app is built.
   (:mod:`api.games.schemas`).
 - Request bodies take no unknown fields (``additionalProperties: false``) and ``game`` is one of
   the registry's ids.
-- Every operation that takes a body may answer 415 (:mod:`api.bodies`).
-- Every error answer is documented as problem details (:mod:`api.problems`), whoever declared
+- Every operation that takes a body may answer 415 (:mod:`api.edge.bodies`).
+- Every error answer is documented as problem details (:mod:`api.edge.problems`), whoever declared
   it: a handler's ``responses`` or Litestar from its ``raises``.
 - Every response header has a schema (a string), and so has every optional request header: a
   header is sent or left out, never ``null`` (the word ``null`` sent as ``X-Table-Phone`` is no
   key, and its pattern refuses it).
 - Answers that are not JSON say so: the CSV and HTML exports next to their JSON form, and the
   event streams as ``text/event-stream``.
-- Every operation that takes a token may answer 429 (:mod:`api.ratelimit`); every other one
+- Every operation that takes a token may answer 429 (:mod:`api.edge.ratelimit`); every other one
   says it needs none (``security: []``), which generators and linters read as public rather
   than forgotten.
 - A field that may be left out but is never ``null`` (a msgspec ``UNSET`` default) is its one
@@ -38,10 +38,10 @@ from litestar.openapi.spec import (
 )
 
 from api.clubs import schemas as club_schemas
+from api.edge.problems import PROBLEM_MEDIA_TYPE, Fault, NotFound, ProblemBody
 from api.games.schemas import GamePart, game_components
 from api.i18n import _
 from api.matches import schemas as match_schemas
-from api.problems import PROBLEM_MEDIA_TYPE, Fault, NotFound, ProblemBody
 from api.tournaments import schemas as tournament_schemas
 from scoring import registry
 
@@ -110,7 +110,7 @@ def _close_request_bodies(app: Litestar) -> None:
 UNDECODED_BODIES = {"importTournament": tournament_schemas.Backup,
                     "importClub": club_schemas.ClubBackup}
 """Operations that read their body themselves, elsewhere than on the event loop
-(:mod:`api.offload`): their signature names no body, the document does."""
+(:mod:`api.server.offload`): their signature names no body, the document does."""
 
 
 def _document_undecoded_bodies(app: Litestar) -> None:

@@ -42,7 +42,7 @@ from typing import Any
 if not __package__:
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-from api.cli import RUNNING
+from api.server.cli import RUNNING
 
 GAMES_PER_TABLE = 20
 PLAYERS = ["Ann", "Bea", "Cem", "Dev"]
@@ -207,7 +207,7 @@ def served(clients: int, seconds: float, synchronous: str) -> list[Run]:
     env["TAFELRUNDE_SYNCHRONOUS"] = synchronous
     with tempfile.TemporaryDirectory() as cwd:
         server = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve", "--port", "0"],
+            [sys.executable, "-m", "api.server.cli", "serve", "--port", "0"],
             cwd=cwd, env=env, stdout=subprocess.PIPE, text=True,
         )
         try:

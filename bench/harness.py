@@ -47,8 +47,8 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from api.cli import RUNNING
 from api.db.engine import asyncpg_dsn
+from api.server.cli import RUNNING
 from scoring import registry
 from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
 from scoring.match import fold_match, set_up
@@ -140,7 +140,7 @@ class Server:
         with log_path.open("ab") as log:
             written = log.tell()
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "api.cli", "serve", "--port", str(self.port),
+                sys.executable, "-m", "api.server.cli", "serve", "--port", str(self.port),
                 cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT,
             )
         deadline = time.monotonic() + patience

@@ -74,7 +74,7 @@ def served_app() -> Iterator[str]:
                if not key.startswith("TAFELRUNDE_")}
         env["TAFELRUNDE_DATABASE_URL"] = f"sqlite+aiosqlite:///{Path(workdir) / 'bench.db'}"
         process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
+            [sys.executable, "-m", "api.server.cli", "serve", "--port", str(port)],
             cwd=workdir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
         try:

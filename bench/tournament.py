@@ -38,11 +38,11 @@ from sqlalchemy import insert, update  # noqa: E402
 from sqlalchemy.ext.asyncio import AsyncSession  # noqa: E402
 from sqlmodel import col  # noqa: E402
 
-from api import cli  # noqa: E402
 from api.db.database import Database  # noqa: E402
 from api.db.engine import create_engine  # noqa: E402
 from api.matches.folds import MatchRecord  # noqa: E402
 from api.matches.service import MATCHES, new_match_row, now  # noqa: E402
+from api.server import schema  # noqa: E402
 from api.tournaments import schemas as s  # noqa: E402
 from api.tournaments import service  # noqa: E402
 from api.tournaments.models import (  # noqa: E402
@@ -171,7 +171,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         for count in fields:
             url = f"sqlite+aiosqlite:///{Path(folder) / f'bench-{count}.db'}"
-            cli.upgrade(url)  # alembic runs its own event loop
+            schema.upgrade(url)  # alembic runs its own event loop
             reading, seating, repeats = asyncio.run(measure(count, url))
             growth = ("", "")
             if previous is not None:

@@ -16,7 +16,7 @@ import api.clubs.models
 import api.db.models
 import api.tournaments.models  # noqa: F401
 from api.db.engine import create_engine
-from api.settings import Settings
+from api.server.settings import Settings
 
 config = context.config
 target_metadata = SQLModel.metadata

@@ -30,10 +30,10 @@ import pytest
 from litestar.testing import AsyncTestClient
 from sqlalchemy.engine import make_url
 
-from api import cli
 from api.app import create_app
 from api.db.engine import asyncpg_dsn
-from api.settings import REPO_ROOT, Settings
+from api.server import cli, schema
+from api.server.settings import REPO_ROOT, Settings
 
 # bench/harness.py serves the benchmarks and the tests alike: the repository root must be
 # importable however pytest was started.
@@ -66,7 +66,7 @@ def postgres_url(postgres_server: str) -> Iterator[str]:
     asyncio.run(run_statement(postgres_server, f'CREATE DATABASE "{name}"'))
     url = make_url(postgres_server).set(database=name).render_as_string(hide_password=False)
     try:
-        cli.upgrade(url)
+        schema.upgrade(url)
         yield url
     finally:
         asyncio.run(run_statement(
@@ -76,7 +76,7 @@ def postgres_url(postgres_server: str) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("template") / "tafelrunde.db"
-    cli.upgrade(f"sqlite+aiosqlite:///{path}")
+    schema.upgrade(f"sqlite+aiosqlite:///{path}")
     return path
 
 
@@ -130,7 +130,7 @@ def _serving(cwd: Path, database_url: str | None = None,
         env["TAFELRUNDE_DATABASE_URL"] = database_url
     env.update(settings or {})
     process = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "api.server.cli", "serve", "--port", str(port)],
         cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     try:

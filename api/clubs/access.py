@@ -13,9 +13,9 @@ match keeps its tournament's rules.
 
 from __future__ import annotations
 
-from api import auth
+from api.edge import auth
+from api.edge.problems import Forbidden
 from api.i18n import _
-from api.problems import Forbidden
 from api.tournaments.access import holds as holds
 
 CLUB = "club"

@@ -32,8 +32,6 @@ from sqlalchemy import ColumnElement, Table, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel
 
-from api import auth
-from api.bodies import decode_body
 from api.clubs import access, ledger, links
 from api.clubs import schemas as s
 from api.clubs.members import MEMBERS, name_key
@@ -49,11 +47,13 @@ from api.clubs.service import (
 from api.db.database import Database
 from api.db.models import RoundRow
 from api.db.statements import EngineStatements, Statements
+from api.edge import auth
+from api.edge.bodies import decode_body
+from api.edge.problems import Fault, Unprocessable, name_field
 from api.i18n import _
-from api.imports import HIDDEN, Turns
 from api.matches.service import AUDIT, MATCH_ID_BYTES, made_match, now, utc
 from api.matches.service import ROUNDS as MATCH_ROUNDS
-from api.problems import Fault, Unprocessable, name_field
+from api.shared.imports import HIDDEN, Turns
 from api.tournaments.backup import PLAYERS, ROUNDS, TOURNAMENTS, rebuild, tournament_backup
 from api.tournaments.models import TournamentTableRow
 from api.tournaments.service import fold_problem, load_tournament
@@ -136,7 +136,7 @@ MAX_BACKUP_BYTES = 16 * 1024 * 1024
 """The largest club backup an import takes (some 40,000 one-round matches; checking and storing
 5,000 takes a small machine about a minute)."""
 BIG_BACKUP_BYTES = 16 * 1024
-"""A club backup larger than this is imported in the helper process (:mod:`api.offload`):
+"""A club backup larger than this is imported in the helper process (:mod:`api.server.offload`):
 checking, folding and rating 16 KiB (some 50 matches) is about 25 ms of a small machine's
 time, 64 KiB (the tournaments' limit) four times that, a tournament's table being cheaper than
 a club match."""
@@ -175,7 +175,7 @@ Rows = list[tuple[Table, dict[str, Any]]]
 @dataclass(frozen=True, slots=True)
 class _Planned:
     """A club rebuilt from its backup in memory: every row to store (the club's token hashes
-    :data:`api.imports.HIDDEN` until the last write reveals them), nothing stored yet."""
+    :data:`api.shared.imports.HIDDEN` until the last write reveals them), nothing stored yet."""
 
     club_id: str
     tokens: auth.TokenPair
@@ -369,12 +369,12 @@ async def import_club(database: Database, body: bytes) -> tuple[str, bytes]:
     answer (a :class:`api.clubs.schemas.CreatedClub`) as JSON.
 
     Checked, folded, counted and rated in memory first (:func:`_plan`); then stored in short
-    write transactions of :data:`ROWS_PER_WRITE` rows (:class:`api.imports.Turns`), so that
+    write transactions of :data:`ROWS_PER_WRITE` rows (:class:`api.shared.imports.Turns`), so that
     rounds of other tables are recorded in between. Until the last one gives the club its token
     hashes, the club answers nobody (404, as if it did not exist:
     :func:`api.clubs.service.load_club`), and nobody holds a token of its matches or
     tournaments. When a write fails, what was written is removed again. The caller runs this in
-    the helper process for a big body (:mod:`api.offload`): decoding, checking and rating it
+    the helper process for a big body (:mod:`api.server.offload`): decoding, checking and rating it
     are seconds of work.
     """
     planned = _plan(decode_body(body, s.ClubBackup))

@@ -10,7 +10,6 @@ from litestar.exceptions import HTTPException
 from litestar.params import JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
 
-from api.bodies import json_body
 from api.clubs import backup as club_backup
 from api.clubs import schemas as s
 from api.clubs import service
@@ -19,8 +18,8 @@ from api.clubs.export import ClubExport
 from api.clubs.ledger import events_channel
 from api.clubs.models import CLUB_ID_LENGTH
 from api.clubs.reads import ClubAnswers
-from api.i18n.http import choice_of
-from api.problems import (
+from api.edge.bodies import json_body
+from api.edge.problems import (
     BadRequest,
     Conflict,
     ContentTooLarge,
@@ -30,14 +29,15 @@ from api.problems import (
     Unprocessable,
     documented,
 )
-from api.requests import (
+from api.i18n.http import choice_of
+from api.shared.requests import (
     EVENTS_DESCRIPTION,
     Session,
     authorization,
     broker,
     change_events,
 )
-from api.spreadsheet import DecimalMark, Layout, Separator
+from api.shared.spreadsheet import DecimalMark, Layout, Separator
 
 MAX_HISTORY_PAGE = 200
 

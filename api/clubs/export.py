@@ -1,4 +1,4 @@
-"""A club's results and statistics as CSV (the one writer, :mod:`api.spreadsheet`) and JSON.
+"""A club's results and statistics as CSV (the one writer, :mod:`api.shared.spreadsheet`) and JSON.
 
 - **Results**: one row per member and finished club match (tournament tables included), in the
   order the matches finished: when, which match and game, the member, their rank, whether they
@@ -9,8 +9,8 @@
   the counts, the streaks, each measure's average and best (columns for every game's measures),
   and the rating.
 
-Headings are words in the reader's language (:class:`api.spreadsheet.SheetWords`); games by their
-name; yes/no as words. A removed member is the neutral label. The JSON form is for programs:
+Headings are words in the reader's language (:class:`api.shared.spreadsheet.SheetWords`); games by
+their name; yes/no as words. A removed member is the neutral label. The JSON form is for programs:
 stable keys, numbers unrounded, ``null`` where a value is absent.
 """
 
@@ -22,7 +22,7 @@ import msgspec
 
 from api.clubs import schemas as s
 from api.i18n import Words
-from api.spreadsheet import Cell, Layout, SheetWords, csv_bytes
+from api.shared.spreadsheet import Cell, Layout, SheetWords, csv_bytes
 from scoring import registry
 from scoring.messages import Vocabulary
 

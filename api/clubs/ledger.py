@@ -43,8 +43,8 @@ from api.clubs.models import (
 from api.clubs.ratings import DEFAULT, Rating, rate
 from api.clubs.statistics import SeatResult, Statistics, replayed
 from api.db.statements import Statements
+from api.edge.problems import NotFound
 from api.i18n import _
-from api.problems import NotFound
 from scoring import registry
 from scoring.game import AnyGame
 from scoring.match import FoldedMatch

@@ -13,13 +13,13 @@ from datetime import datetime
 from sqlalchemy import Table, bindparam, insert, select
 from sqlmodel import SQLModel
 
-from api import auth
 from api.clubs import access, ledger
 from api.clubs.models import ClubTournamentPlayerRow, ClubTournamentRow
 from api.db.statements import Row, Statements
+from api.edge import auth
+from api.edge.problems import Fault, Unauthorized, Unprocessable
 from api.i18n import _
-from api.imports import HIDDEN
-from api.problems import Fault, Unauthorized, Unprocessable
+from api.shared.imports import HIDDEN
 
 TOURNAMENTS: Table = SQLModel.metadata.tables[ClubTournamentRow.__tablename__]
 TOURNAMENT_PLAYERS: Table = SQLModel.metadata.tables[ClubTournamentPlayerRow.__tablename__]

@@ -18,8 +18,8 @@ from sqlmodel import SQLModel
 
 from api.clubs.models import ClubMemberRow
 from api.db.statements import Statements
+from api.edge.problems import Fault, Unprocessable
 from api.i18n import _
-from api.problems import Fault, Unprocessable
 
 MEMBERS: Table = SQLModel.metadata.tables[ClubMemberRow.__tablename__]
 MEMBER_BY_KEY = select(MEMBERS.c.id, MEMBERS.c.merged_into).where(

@@ -1,6 +1,6 @@
 """The reads of a club answered as encoded bytes: computed on the event loop for a small club,
-in the helper process (:mod:`api.offload`) for a big one, and kept per club version
-(:mod:`api.answers`), as :mod:`api.tournaments.reads` does for tournaments.
+in the helper process (:mod:`api.server.offload`) for a big one, and kept per club version
+(:mod:`api.shared.answers`), as :mod:`api.tournaments.reads` does for tournaments.
 
 Statistics and ratings are kept up to date as matches finish, so most reads are a few rows;
 but some read the club's whole history: statistics over a date range fold every result in the
@@ -28,15 +28,15 @@ from typing import Any, Literal
 from litestar import Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.answers import Answer, KeptReads, Reads, json_answer
 from api.clubs import access, service
 from api.clubs import backup as club_backup
 from api.clubs import export as club_export
 from api.i18n.negotiation import Choice
 from api.i18n.words import words_for
-from api.offload import Offload
-from api.requests import attachment
-from api.spreadsheet import CSV_MEDIA_TYPE, Layout
+from api.server.offload import Offload
+from api.shared.answers import Answer, KeptReads, Reads, json_answer
+from api.shared.requests import attachment
+from api.shared.spreadsheet import CSV_MEDIA_TYPE, Layout
 
 BIG_FINISHED = 1_000
 """Finished matches above which a club is read in the helper process: its export, statistics

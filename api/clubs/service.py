@@ -33,7 +33,6 @@ from sqlalchemy import Table, and_, bindparam, delete, exists, func, select, upd
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel
 
-from api import auth
 from api.clubs import access, ledger
 from api.clubs import schemas as s
 from api.clubs.export import ClubExport, ClubResult
@@ -44,12 +43,8 @@ from api.clubs.ratings import Rating
 from api.clubs.statistics import Statistics, replayed
 from api.db.models import MatchRow
 from api.db.statements import EngineStatements
-from api.i18n import Words, _
-from api.imports import HIDDEN
-from api.live import Broker, Change
-from api.matches.folds import RecentFolds
-from api.matches.service import now, rename_seats, utc
-from api.problems import (
+from api.edge import auth
+from api.edge.problems import (
     NO_SUCH_GAME,
     Conflict,
     Fault,
@@ -58,6 +53,11 @@ from api.problems import (
     name_field,
     unknown_game,
 )
+from api.i18n import Words, _
+from api.matches.folds import RecentFolds
+from api.matches.service import now, rename_seats, utc
+from api.shared.imports import HIDDEN
+from api.shared.live import Broker, Change
 from api.tournaments.models import TournamentPlayerRow, TournamentRow
 from scoring import registry
 from scoring.game import AnyGame
@@ -114,7 +114,7 @@ CLUB_RECORD = select(*(ledger.CLUBS.c[name] for name in ClubRecord.__slots__))
 
 async def load_club(session: AsyncSession, club_id: str) -> ClubRecord:
     """The club; 404 if there is none, or while it is being imported (its token hashes
-    :data:`api.imports.HIDDEN`)."""
+    :data:`api.shared.imports.HIDDEN`)."""
     row = (await session.execute(CLUB_RECORD.where(
         ledger.CLUBS.c.id == club_id, ledger.CLUBS.c.token_hash != HIDDEN))).one_or_none()
     if row is None:

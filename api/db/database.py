@@ -124,7 +124,7 @@ class Database:
         ``poll``: while another process holds SQLite's write lock, try again on the loop's
         connection every ``poll`` seconds instead of waiting on the engine's thread, whose busy
         handler sleeps up to 100 ms between tries and so loses the lock to a server recording
-        rounds one after another (for the helper process's import, :mod:`api.offload`)."""
+        rounds one after another (for the helper process's import, :mod:`api.server.offload`)."""
         async with self.queue_for_writing():
             statements = self._loop.begin_write() if self._loop is not None else None
             while statements is None and poll is not None and self._loop is not None:

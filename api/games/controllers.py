@@ -6,10 +6,10 @@ from typing import Annotated, Any
 from litestar import Controller, get
 from litestar.params import PathParameter
 
+from api.edge.problems import BadRequest, NotFound, documented
 from api.games.schemas import GameDescription
 from api.i18n import _
 from api.i18n.http import RequestWords
-from api.problems import BadRequest, NotFound, documented
 from scoring import registry
 
 

@@ -10,12 +10,7 @@ from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParam
 from litestar.response import ServerSentEvent
 
 from api.db.models import IDEMPOTENCY_KEY_LENGTH, MATCH_ID_LENGTH
-from api.games.schemas import GuideBody, RoundBody
-from api.i18n.http import RequestWords
-from api.matches import export, service
-from api.matches import schemas as s
-from api.matches.wording import said_match, said_snapshot, said_written, sheet_words
-from api.problems import (
+from api.edge.problems import (
     BadRequest,
     Conflict,
     ContentTooLarge,
@@ -26,7 +21,12 @@ from api.problems import (
     Unprocessable,
     documented,
 )
-from api.requests import (
+from api.games.schemas import GuideBody, RoundBody
+from api.i18n.http import RequestWords
+from api.matches import export, service
+from api.matches import schemas as s
+from api.matches.wording import said_match, said_snapshot, said_written, sheet_words
+from api.shared.requests import (
     EVENTS_DESCRIPTION,
     SECURITY,
     Session,
@@ -35,7 +35,7 @@ from api.requests import (
     broker,
     change_events,
 )
-from api.spreadsheet import DecimalMark, Layout, Separator, csv_response
+from api.shared.spreadsheet import DecimalMark, Layout, Separator, csv_response
 from api.tournaments.access import Sender, TablePhone
 from api.tournaments.models import DEVICE_ID_LENGTH, DEVICE_ID_PATTERN
 

@@ -8,7 +8,7 @@ and the AI in a solo match). Nothing here knows any game.
 
 Cells: numbers stay numbers, an absent value (``None``, or a per-side list missing in a round) is
 an empty cell, ``True``/``False`` are words, anything else structured is its JSON text. The file
-itself is written by :mod:`api.spreadsheet`.
+itself is written by :mod:`api.shared.spreadsheet`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from api.matches.schemas import Match
-from api.spreadsheet import ENGLISH, Cell, Layout, SheetWords, csv_bytes
+from api.shared.spreadsheet import ENGLISH, Cell, Layout, SheetWords, csv_bytes
 
 
 def _side_names(match: Match, count: int) -> list[str] | None:

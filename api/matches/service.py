@@ -59,18 +59,14 @@ from sqlalchemy.sql.selectable import CTE
 from sqlalchemy.types import JSON as JSONColumn
 from sqlmodel import SQLModel, col
 
-from api import auth
 from api.clubs import ledger, links
 from api.clubs.access import CLUB
 from api.clubs.members import members_for
 from api.db.database import Database
 from api.db.models import AuditRow, IdempotencyRow, MatchRow, RoundRow
 from api.db.statements import EngineStatements, Row, Statements
-from api.i18n import Phrase, _, _n
-from api.live import Broker, Change
-from api.matches import schemas as s
-from api.matches.folds import MatchRecord, RecentFolds, Stored
-from api.problems import (
+from api.edge import auth
+from api.edge.problems import (
     NO_SUCH_GAME,
     Conflict,
     Fault,
@@ -82,6 +78,10 @@ from api.problems import (
     field_problems,
     unknown_game,
 )
+from api.i18n import Phrase, _, _n
+from api.matches import schemas as s
+from api.matches.folds import MatchRecord, RecentFolds, Stored
+from api.shared.live import Broker, Change
 from api.tournaments.access import TABLES, MatchWriter, Sender, match_writer
 from scoring import registry
 from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished

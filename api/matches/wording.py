@@ -17,7 +17,7 @@ import msgspec
 
 from api.i18n import Phrase, Words
 from api.matches import schemas as s
-from api.spreadsheet import SheetWords
+from api.shared.spreadsheet import SheetWords
 from scoring import registry
 from scoring.messages import COMPUTER, Message, Names, declared, most_specific
 

@@ -41,11 +41,11 @@ from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel, col
 
-from api import auth
 from api.db.statements import Statements
+from api.edge import auth
+from api.edge.problems import Forbidden, NotFound, Unauthorized
 from api.i18n import Phrase, _
-from api.live import Broker, Change
-from api.problems import Forbidden, NotFound, Unauthorized
+from api.shared.live import Broker, Change
 from api.tournaments.models import PHONE_ID_LENGTH, TournamentRow, TournamentTableRow
 from api.tournaments.results import table_result
 from scoring.game import AnyGame

@@ -22,13 +22,13 @@ from sqlalchemy import BindParameter, Table, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel, col
 
-from api import auth
-from api.bodies import decode_body
 from api.db.database import Database
 from api.db.models import MatchRow, RoundRow
 from api.db.statements import Statements
+from api.edge import auth
+from api.edge.bodies import decode_body
+from api.edge.problems import Fault, Unprocessable
 from api.i18n import _, _n
-from api.imports import HIDDEN, Turns
 from api.matches.service import (
     AUDIT,
     MATCH_ID_BYTES,
@@ -37,7 +37,7 @@ from api.matches.service import (
     now,
 )
 from api.matches.service import ROUNDS as MATCH_ROUNDS
-from api.problems import Fault, Unprocessable
+from api.shared.imports import HIDDEN, Turns
 from api.tournaments import schemas as s
 from api.tournaments.access import ORGANISER, require_organiser, table_tokens
 from api.tournaments.models import (
@@ -256,7 +256,7 @@ def rebuild(body: s.Backup) -> Rebuilt:
 # --- importing in short writes ------------------------------------------------------------------
 
 BIG_BACKUP_BYTES = 64 * 1024
-"""A backup larger than this is imported in the helper process (:mod:`api.offload`): decoding
+"""A backup larger than this is imported in the helper process (:mod:`api.server.offload`): decoding
 and checking 64 KiB is about 20 ms of work on a small machine, a 16 MiB one several seconds."""
 TABLES_PER_WRITE = 250
 """Tables (each with its match, rounds and audit row) stored per write transaction: a few tens
@@ -315,7 +315,7 @@ async def import_tournament(database: Database, body: bytes) -> tuple[str, bytes
     rounds of other tables are recorded in between, under a hidden id (:data:`HIDDEN`) until the
     last one, which gives the tournament its id: nobody sees it half imported. When a write
     fails, what was written is removed again. The caller runs this in the helper process for a
-    big body (:mod:`api.offload`): decoding, checking and folding it are seconds of work.
+    big body (:mod:`api.server.offload`): decoding, checking and folding it are seconds of work.
     """
     rebuilt = rebuild(decode_body(body, s.Backup))
     turns = Turns(database)

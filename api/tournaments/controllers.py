@@ -8,9 +8,8 @@ from litestar.enums import MediaType
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
 
-from api.bodies import json_body
-from api.i18n.http import choice_of
-from api.problems import (
+from api.edge.bodies import json_body
+from api.edge.problems import (
     BadRequest,
     Conflict,
     ContentTooLarge,
@@ -20,7 +19,8 @@ from api.problems import (
     Unprocessable,
     documented,
 )
-from api.requests import (
+from api.i18n.http import choice_of
+from api.shared.requests import (
     EVENTS_DESCRIPTION,
     SECURITY,
     Session,
@@ -28,7 +28,7 @@ from api.requests import (
     broker,
     change_events,
 )
-from api.spreadsheet import DecimalMark, Layout, Separator
+from api.shared.spreadsheet import DecimalMark, Layout, Separator
 from api.tournaments import backup, export, service
 from api.tournaments import schemas as s
 from api.tournaments.access import Sender, TablePhone, events_channel

@@ -1,4 +1,4 @@
-"""Standings as CSV (written by :mod:`api.spreadsheet`, like the match score sheet) and as a
+"""Standings as CSV (written by :mod:`api.shared.spreadsheet`, like the match score sheet) and as a
 printable A4 page, both from :func:`standings_rows`.
 
 The page has no scripts and no inline styles (the service's Content-Security-Policy allows only
@@ -10,7 +10,7 @@ from __future__ import annotations
 from html import escape
 
 from api.i18n import Phrase, Words, _
-from api.spreadsheet import ENGLISH, Cell, Layout, SheetWords, csv_bytes
+from api.shared.spreadsheet import ENGLISH, Cell, Layout, SheetWords, csv_bytes
 from api.tournaments import schemas as s
 from scoring import registry
 from scoring.messages import Vocabulary

@@ -1,6 +1,6 @@
 """The reads of a whole tournament (itself, its standings, a player's view, its exports, its
 backup) answered as encoded bytes: computed on the event loop for a small tournament, in the
-helper process (:mod:`api.offload`) for a big one, and kept per tournament version.
+helper process (:mod:`api.server.offload`) for a big one, and kept per tournament version.
 
 A tournament of 10,000 players has 15,000 tables after six rounds; reading them, folding the
 standings and writing the JSON took seconds on the loop, during which nothing else was
@@ -9,8 +9,8 @@ together) is read by the helper with its own connection, which answers the encod
 
 Decisions: every answer anyone may read (not the organiser's backup) is kept by tournament,
 version, the reader's kind of token and the read's options, in a cache of at most
-:data:`api.answers.CACHE_BYTES`: any change to a tournament (a round recorded at one of its tables
-included) makes a new version, so a kept answer is never stale, and a projector or a hundred
+:data:`api.shared.answers.CACHE_BYTES`: any change to a tournament (a round recorded at one of its
+tables included) makes a new version, so a kept answer is never stale, and a projector or a hundred
 phones reading the standings after a round cost one computation. Who may read is checked on
 the loop before anything else (one row), so a refused reader costs nothing; the JSON export's
 ``exported_at`` is the time its version was first exported.
@@ -23,13 +23,13 @@ from typing import Any, Literal
 from litestar import Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.answers import Answer, KeptReads, Reads, json_answer
 from api.i18n.negotiation import Choice
 from api.i18n.words import words_for
 from api.matches.service import now
-from api.offload import Offload
-from api.requests import attachment
-from api.spreadsheet import CSV_MEDIA_TYPE, Layout
+from api.server.offload import Offload
+from api.shared.answers import Answer, KeptReads, Reads, json_answer
+from api.shared.requests import attachment
+from api.shared.spreadsheet import CSV_MEDIA_TYPE, Layout
 from api.tournaments import backup, export, service
 from api.tournaments import schemas as s
 from api.tournaments.access import require_organiser

@@ -49,26 +49,13 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel, col
 
-from api import auth
 from api.clubs import ledger, links
 from api.clubs.members import members_for
 from api.db.database import Database
 from api.db.models import MatchRow
 from api.db.statements import EngineStatements, Statements
-from api.i18n import Phrase, _, _n
-from api.imports import LOCK_POLL
-from api.live import Broker, Change
-from api.matches.service import (
-    INSERT_AUDIT,
-    INSERT_MATCH,
-    INSERT_ROUND,
-    MATCH_ID_BYTES,
-    made_match,
-    now,
-    utc,
-)
-from api.offload import Offload
-from api.problems import (
+from api.edge import auth
+from api.edge.problems import (
     NO_SUCH_GAME,
     Conflict,
     Fault,
@@ -80,6 +67,19 @@ from api.problems import (
     optional_name_field,
     unknown_game,
 )
+from api.i18n import Phrase, _, _n
+from api.matches.service import (
+    INSERT_AUDIT,
+    INSERT_MATCH,
+    INSERT_ROUND,
+    MATCH_ID_BYTES,
+    made_match,
+    now,
+    utc,
+)
+from api.server.offload import Offload
+from api.shared.imports import LOCK_POLL
+from api.shared.live import Broker, Change
 from api.tournaments import schemas as s
 from api.tournaments.access import (
     ORGANISER,
@@ -266,8 +266,8 @@ async def stored_tables(session: AsyncSession, tournament_id: str) -> list[Store
 
 BIG_ROWS = 400
 """Players and tables together above which a tournament's whole reads and its round starts are
-worked on in the helper process (:mod:`api.offload`): about 50 ms of work on the loop of a small
-machine."""
+worked on in the helper process (:mod:`api.server.offload`): about 50 ms of work on the loop of a
+small machine."""
 
 
 async def is_big(session: AsyncSession, tournament_id: str) -> bool:
@@ -739,7 +739,7 @@ async def start_round(session: AsyncSession, database: Database, offload: Offloa
 
 async def seat_round_in_helper(database: Database, tournament_id: str,
                                authorization: str | None) -> RoundStarted:
-    """The helper's job (:meth:`api.offload.Offload.run`)."""
+    """The helper's job (:meth:`api.server.offload.Offload.run`)."""
     async with database.sessions() as session:
         return await seat_round(database, session, tournament_id, authorization, LOCK_POLL)
 

@@ -8,7 +8,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from api.settings import Settings
+from api.server.settings import Settings
 
 Client = AsyncTestClient[Litestar]
 

@@ -12,7 +12,7 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from api.app import create_app
-from api.settings import Settings
+from api.server.settings import Settings
 from tests.api.clubs import CLUBS, MATCHES, TOURNAMENTS, Club, bearer, new_club, tschau_round
 from tests.api.test_exports import table
 from tests.conftest import problem

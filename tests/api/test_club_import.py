@@ -15,8 +15,8 @@ from api.clubs import ledger
 from api.db.database import Database
 from api.db.engine import create_engine
 from api.db.statements import Statements
-from api.imports import HIDDEN
-from api.settings import Settings
+from api.server.settings import Settings
+from api.shared.imports import HIDDEN
 from tests.api.clubs import CLUBS, Club
 from tests.api.test_club_exports import eventful_club, everything_counted
 from tests.conftest import problem

@@ -18,9 +18,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from litestar.testing import TestClient
 from openskill.models import PlackettLuce
 
-from api import cli
 from api.app import create_app
-from api.settings import Settings
+from api.server import schema
+from api.server.settings import Settings
 
 pytestmark = pytest.mark.slow
 PEOPLE = ["Ann", "Bea", "Cem", "Dan", "Eva"]
@@ -212,7 +212,7 @@ def shown(kept: dict[str, Any], rating: Any, rated: int) -> dict[str, Any]:
 @pytest.fixture
 def club_client(tmp_path: Path) -> Iterator[TestClient[Any]]:
     url = f"sqlite+aiosqlite:///{tmp_path / 'replay.db'}"
-    cli.upgrade(url)
+    schema.upgrade(url)
     with TestClient(app=create_app(Settings(database_url=url))) as client:
         CLIENT.append(client)
         yield client

@@ -17,9 +17,9 @@ from litestar.testing import AsyncTestClient
 from litestar.types import Message, Receive, Scope, Send
 
 from api.app import create_app
-from api.app_files import AppFiles
-from api.compression import THREAD_BYTES, accepts_gzip, compression_config
-from api.settings import REPO_ROOT, Settings
+from api.edge.compression import THREAD_BYTES, accepts_gzip, compression_config
+from api.server.app_files import AppFiles
+from api.server.settings import REPO_ROOT, Settings
 
 Client = AsyncTestClient[Litestar]
 GZIP = {"Accept-Encoding": "gzip"}
@@ -271,13 +271,14 @@ async def test_the_worker_itself_changes_with_any_file_of_the_app(
     assert worker.headers["content-type"].startswith("text/javascript")
     assert worker.headers["cache-control"] == "no-cache"
     assert worker.text.startswith(source.rstrip())
-    assert worker.text.endswith(f"\n// {version}: written by the server (api/app_files.py)\n")
+    assert worker.text.endswith(
+        f"\n// {version}: written by the server (api/server/app_files.py)\n")
 
     (app_dir / "i18n" / "en.json").write_text('{"app.home": "Home"}', encoding="utf-8")
     changed, _ = await precache(client)
     assert changed != version
     assert (await client.get("/sw.js")).text.endswith(f"// {changed}: written by the server "
-                                                     "(api/app_files.py)\n")
+                                                     "(api/server/app_files.py)\n")
 
     (app_dir / "sw.js").unlink()
     assert (await client.get("/sw.js")).status_code == 404

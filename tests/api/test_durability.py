@@ -27,7 +27,7 @@ from api.db.loop_sqlite import LoopSQLite
 from api.matches.folds import RecentFolds
 from api.matches.schemas import NewMatch
 from api.matches.service import create_match
-from api.settings import Settings
+from api.server.settings import Settings
 from bench.harness import run_statement
 
 Client = AsyncTestClient[Litestar]

@@ -10,7 +10,7 @@ from typing import Any
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from api.spreadsheet import Layout, csv_bytes
+from api.shared.spreadsheet import Layout, csv_bytes
 from tests.api.test_tournaments import BASE, new_tournament, play_round, register
 from tests.conftest import problem
 

@@ -22,7 +22,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from api.spreadsheet import Layout
+from api.shared.spreadsheet import Layout
 from tests.api.test_exports import sea_change_match
 from tests.api.test_tournaments import BASE, new_tournament, play_round, register
 

@@ -16,7 +16,7 @@ import pytest
 from litestar.testing import TestClient
 
 from api.app import create_app
-from api.settings import Settings
+from api.server.settings import Settings
 from tests.conftest import ServerFactory
 
 pytestmark = pytest.mark.slow

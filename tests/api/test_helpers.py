@@ -1,5 +1,5 @@
-"""The app's two helper processes (:mod:`api.offload`): big imports, which anyone may send, queue
-in one; a big tournament's or club's reads and round starts in the other, so that a queue of
+"""The app's two helper processes (:mod:`api.server.offload`): big imports, which anyone may send,
+queue in one; a big tournament's or club's reads and round starts in the other, so that a queue of
 uploads never holds up an organiser."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 
 from api.clubs import backup as club_backup
 from api.db.database import Database
-from api.offload import Offload
+from api.server.offload import Offload
 from api.tournaments import backup as tournament_backup
 from tests.api.clubs import new_club
 from tests.api.test_tournaments import (

@@ -1,6 +1,7 @@
 """A child that must not outlive its parent is gone within half a second of the parent's
-SIGKILL (:mod:`api.lifeline`): told by the kernel on Linux, or by its own watch elsewhere; so is
-an app's helper process (:mod:`api.offload`). Timed from the kill to the child's exit."""
+SIGKILL (:mod:`api.server.lifeline`): told by the kernel on Linux, or by its own watch
+elsewhere; so is an app's helper process (:mod:`api.server.offload`). Timed from the kill to the
+child's exit."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from api import lifeline
-from api.settings import REPO_ROOT
+from api.server import lifeline
+from api.server.settings import REPO_ROOT
 from tests.conftest import seconds_to_exit
 
 ORPHAN_SECONDS = 0.5
@@ -22,7 +23,7 @@ START_PATIENCE = 60.0
 
 CHILD = """
 import os, signal, sys, time
-from api import lifeline
+from api.server import lifeline
 if sys.argv[1] == "watching":
     lifeline._kernel_sends = lambda signal_number: False  # as where there is no prctl
 lifeline.die_with(os.getppid(), signal.SIGKILL)
@@ -39,7 +40,7 @@ time.sleep(600)
 """
 APP = """
 import asyncio, os, time
-from api.offload import Offload
+from api.server.offload import Offload
 from tests.api.test_lifeline import helper_pid
 
 async def main() -> None:

@@ -9,7 +9,7 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from api.app import create_app
-from api.settings import Settings
+from api.server.settings import Settings
 from tests.conftest import problem
 
 Client = AsyncTestClient[Litestar]

@@ -14,10 +14,10 @@ from sqlalchemy import Table, insert, inspect, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import SQLModel
 
-from api import cli
 from api.app import create_app
 from api.db.engine import create_engine
-from api.settings import Settings
+from api.server import cli, schema
+from api.server.settings import Settings
 from tests.api.test_tournaments import bearer, ok
 
 TABLES = {"match", "round", "audit", "idempotency", "tournament", "tournament_player",
@@ -39,12 +39,12 @@ def tables(url: str) -> set[str]:
 
 
 def upgrade_check_downgrade(url: str) -> None:
-    cli.upgrade(url)
+    schema.upgrade(url)
     assert tables(url) == TABLES
-    assert cli.check(url) is None
-    cli.downgrade(url)
+    assert schema.check(url) is None
+    schema.downgrade(url)
     assert tables(url) == set()
-    cli.upgrade(url)
+    schema.upgrade(url)
     assert tables(url) == TABLES
 
 
@@ -59,9 +59,9 @@ def test_a_postgresql_database_migrates_to_head_without_drift_and_back(postgres_
 
 def test_db_check_fails_when_the_database_lags_behind(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'behind.db'}"
-    cli.upgrade(url)
-    cli.downgrade(url)
-    assert cli.check(url) is not None
+    schema.upgrade(url)
+    schema.downgrade(url)
+    assert schema.check(url) is not None
 
 
 def test_the_cli_runs_upgrade_check_and_downgrade(
@@ -161,7 +161,7 @@ def test_whole_numbers_stored_as_floats_become_integers_and_the_match_goes_on(
         for name in PLAYERS:
             ok(client.post(f"/api/v1/tournaments/{tournament['id']}/players",
                            json={"name": name}, headers=organiser), 201)
-    cli.downgrade(database_url, BEFORE_WHOLE_NUMBERS)
+    schema.downgrade(database_url, BEFORE_WHOLE_NUMBERS)
     asyncio.run(_store_as_a_lenient_server_did(
         database_url,
         entries={whole["id"]: {"winner": 1.0, "penalty": [3.0, -0.0, 6.0]},
@@ -181,8 +181,8 @@ def test_whole_numbers_stored_as_floats_become_integers_and_the_match_goes_on(
         # The tournament's start is tried after the upgrade only: this code reads tournament
         # tables with a column of a later revision (0005), which a database at 0003 lacks.
 
-    cli.upgrade(database_url)
-    assert cli.check(database_url) is None
+    schema.upgrade(database_url)
+    assert schema.check(database_url) is None
     with TestClient(app=create_app(settings)) as client:
         after = ok(client.get(f"/api/v1/matches/{whole['id']}"), 200)
         assert after == before

@@ -16,7 +16,7 @@ from litestar.testing import AsyncTestClient
 from api.app import create_app
 from api.db.database import Database
 from api.db.engine import asyncpg_dsn
-from api.settings import Settings
+from api.server.settings import Settings
 from scoring import registry
 from scoring.match import fold_match, set_up
 from tests.api.conftest import NewTable, Table

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import tomllib
 
-from api.settings import REPO_ROOT
+from api.server.settings import REPO_ROOT
 
 
 def test_every_folder_of_modules_is_a_package_of_the_wheel() -> None:

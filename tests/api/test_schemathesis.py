@@ -23,7 +23,7 @@ from schemathesis.core.result import Ok
 from schemathesis.openapi import from_asgi
 
 from api.app import create_app
-from api.settings import Settings
+from api.server.settings import Settings
 
 pytestmark = pytest.mark.slow
 EXAMPLES_PER_OPERATION = 10

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Iterator
 import httpx
 import pytest
 
-from api.settings import REPO_ROOT
+from api.server.settings import REPO_ROOT
 from tests.conftest import ServerFactory, next_change, next_event
 
 pytestmark = pytest.mark.slow

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from api import cli, lifeline
-from api.settings import REPO_ROOT, Settings, SettingsError, variables
+from api.server import cli, lifeline
+from api.server.settings import REPO_ROOT, Settings, SettingsError, variables
 
 README = REPO_ROOT / "README.md"
 
@@ -196,7 +196,7 @@ def test_a_bad_setting_stops_every_command_before_the_database(
 def test_the_command_says_one_line_and_exits_2_without_a_traceback(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAFELRUNDE_")}
     done = subprocess.run(
-        [sys.executable, "-m", "api.cli", "db", "check"], cwd=tmp_path, capture_output=True,
+        [sys.executable, "-m", "api.server.cli", "db", "check"], cwd=tmp_path, capture_output=True,
         text=True, timeout=60, env={**env, "TAFELRUNDE_MAX_BODY_BYTES": "1MB"}, check=False)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == ("tafelrunde db check: error: TAFELRUNDE_MAX_BODY_BYTES='1MB': "

@@ -16,9 +16,9 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from api import cli
 from api.app import create_app
-from api.settings import Settings
+from api.server import cli
+from api.server.settings import Settings
 from api.tournaments.access import events_channel
 from scoring import registry
 from scoring.match import fold_match, set_up
@@ -679,7 +679,7 @@ async def test_results_and_confirmations_at_a_table_reach_the_tournament_channel
         """The next change after the round's start. Through PostgreSQL the start's notice is
         sent before ``start`` answers but reaches the listening connection whenever it arrives,
         possibly after this subscription: changes are hints a reader compares by version (see
-        :mod:`api.live`). The timeout only keeps a lost notice from hanging the test."""
+        :mod:`api.shared.live`). The timeout only keeps a lost notice from hanging the test."""
         while (change := await asyncio.wait_for(queue.get(), 30)).version <= started:
             pass
         return change

@@ -19,10 +19,10 @@ from sqlalchemy.engine import make_url
 from api.db import database as database_module
 from api.db.database import Database
 from api.db.loop_sqlite import LoopSQLite
+from api.edge.problems import Conflict
 from api.i18n import Phrase
 from api.matches import service
-from api.problems import Conflict
-from api.settings import Settings
+from api.server.settings import Settings
 from scoring.messages import Message
 from tests.conftest import ServerFactory
 

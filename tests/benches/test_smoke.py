@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from api.settings import REPO_ROOT
+from api.server.settings import REPO_ROOT
 
 BENCHES = sorted(path for path in (REPO_ROOT / "bench").glob("*.py")
                  if 'if __name__ == "__main__":' in path.read_text(encoding="utf-8"))

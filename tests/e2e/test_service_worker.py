@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from api.settings import REPO_ROOT
+from api.server.settings import REPO_ROOT
 from tests.conftest import ServerFactory
 from tests.e2e.conftest import Server, phone_in_use, qr_link
 

@@ -21,9 +21,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from api.cli import RUNNING
 from api.i18n import LANGUAGES
-from api.settings import REPO_ROOT
+from api.server.cli import RUNNING
+from api.server.settings import REPO_ROOT
 
 pytestmark = pytest.mark.slow
 

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from sqlmodel import SQLModel
 
 from api.db.engine import create_engine
-from api.settings import Settings
+from api.server.settings import Settings
 from bench.harness import DEFAULT_POSTGRES_URL, Server, scratch_database
 
 

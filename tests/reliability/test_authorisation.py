@@ -16,7 +16,7 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from api.app import create_app
-from api.settings import Settings
+from api.server.settings import Settings
 
 Client = AsyncTestClient[Litestar]
 Snapshot = Callable[[], Awaitable[dict[str, list[tuple[Any, ...]]]]]

@@ -15,9 +15,9 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from api import cli
 from api.app import create_app
-from api.settings import Settings
+from api.server import cli
+from api.server.settings import Settings
 from bench.harness import GAMES, new_match, next_entry
 
 Client = AsyncTestClient[Litestar]

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from api.clubs import ledger
 from api.clubs.backup import BIG_BACKUP_BYTES
 from api.db.engine import create_engine
-from api.imports import HIDDEN
+from api.shared.imports import HIDDEN
 from bench.clubs import club_backup
 from bench.harness import Server
 from tests.reliability.test_stalls import import_while_playing

@@ -1,6 +1,6 @@
 """A real ``tafelrunde serve`` holds connections only while they do their part: a request's head
 and body in time, an answer read, no more connections than its limit; an event stream that is
-read stays open however quiet the match is (``api.connections``). Measured with raw sockets, on
+read stays open however quiet the match is (``api.edge.connections``). Measured with raw sockets, on
 both databases."""
 
 from __future__ import annotations

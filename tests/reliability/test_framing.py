@@ -1,6 +1,6 @@
 """A real ``tafelrunde serve`` refuses a request whose body's length is not said exactly once
 (RFC 9112 §6.1, §6.3): ``400`` with problem details, then it closes the connection, so nothing
-sent after the refused head runs as a request (``api.connections``). Raw sockets, on SQLite:
+sent after the refused head runs as a request (``api.edge.connections``). Raw sockets, on SQLite:
 the framing is read before any database is asked."""
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from api.app import create_app
-from api.ratelimit import WINDOW_SECONDS, FailedTokenLimit, target_of
-from api.settings import Settings
+from api.edge.ratelimit import WINDOW_SECONDS, FailedTokenLimit, target_of
+from api.server.settings import Settings
 from bench.harness import Server
 
 Client = AsyncTestClient[Litestar]

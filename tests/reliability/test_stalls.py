@@ -30,7 +30,7 @@ from sqlmodel import SQLModel
 from api.clubs import links
 from api.db.database import Database
 from api.db.engine import asyncpg_dsn, create_engine
-from api.settings import Settings
+from api.server.settings import Settings
 from api.tournaments import backup, service
 from api.tournaments.models import TournamentRow, TournamentTableRow
 from bench.harness import Server

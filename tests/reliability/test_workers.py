@@ -19,8 +19,8 @@ import asyncpg
 import httpx
 import pytest
 
-from api.cli import RUNNING
 from api.db.engine import asyncpg_dsn
+from api.server.cli import RUNNING
 from bench.harness import scratch_database
 from tests.conftest import backends_gone, next_change, seconds_to_exit
 
@@ -71,7 +71,7 @@ def worker_of(response: httpx.Response, server_port: int, workers: set[int]) -> 
 def start_two_workers(cwd: Path, database_url: str) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TAFELRUNDE_")}
     return subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--port", "0", "--workers", "2"],
+        [sys.executable, "-m", "api.server.cli", "serve", "--port", "0", "--workers", "2"],
         cwd=cwd, env={**env, "TAFELRUNDE_DATABASE_URL": database_url},
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 

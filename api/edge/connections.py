@@ -44,8 +44,8 @@ said as problem details too, in English when the head could not be read.
 
 Event streams (``/events``) are long by design: none of these limits a stream that is read. Its
 request head came in time, it is never idle between answers (it is one answer), and the
-server's ping every 15 seconds (:data:`api.requests.PING_SECONDS`) is taken by any client that
-still reads.
+server's ping every 15 seconds (:data:`api.shared.requests.PING_SECONDS`) is taken by any client
+that still reads.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ from litestar.types import Receive, Scope, Send
 from uvicorn import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from api.problems import DETAILS, problem_answer, send_problem
+from api.edge.problems import DETAILS, problem_answer, send_problem
 
 RETRY_AFTER_SECONDS = 5
 

@@ -380,7 +380,7 @@ def problem_answer(scope: Scope, status: int, detail: Phrase | None,
 
 CLIENT_LEFT = "client disconnected prematurely"
 """What Litestar's 500 says when the client went before its request's body was complete: the
-body timeout closed the connection (:mod:`api.connections`), or the client gave up. Nobody is
+body timeout closed the connection (:mod:`api.edge.connections`), or the client gave up. Nobody is
 left to answer and nothing went wrong here, so it is not logged as a server error."""
 
 

@@ -32,7 +32,7 @@ from typing import Annotated, Any, Literal
 from litestar import Response
 from litestar.params import QueryParameter
 
-from api.requests import attachment
+from api.shared.requests import attachment
 from scoring.messages import ENGLISH as ENGLISH_WORDING
 from scoring.messages import NO_NAMES, SEAT, SIDE, YES_NO, Message, Names, Vocabulary, Wording
 

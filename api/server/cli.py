@@ -1,17 +1,16 @@
 """The ``tafelrunde`` command: ``serve``, ``db upgrade|downgrade|check``, ``seating``,
 ``backup FILE``, ``restore FILE``.
 
-Every command checks the settings first (:mod:`api.settings`): bad ones are named one per line
-on stderr and the command exits with status 2 before anything touches the database. A database
+Every command checks the settings first (:mod:`api.server.settings`): bad ones are named one per
+line on stderr and the command exits with status 2 before anything touches the database. A database
 that cannot be opened (a folder that does not exist, a server that does not answer, a database
 or role it does not know) is named in one line too, with status 1, instead of a migration's
 traceback. Every error is said as argparse says a bad option, ``tafelrunde <command>: error:
 …``, so that one style tells an operator which command refused and why: status 2 for a usage or
 configuration error, 1 for what went wrong while it ran.
 
-Alembic is configured here, in code: the scripts live in ``migrations/`` (inside the installed
-package, see :func:`api.settings.shipped`) and no ``alembic.ini`` is needed. ``serve`` takes its
-port first (``--port 0``: any free one), then brings the database up to date, then prints the
+The database's schema is kept by :mod:`api.server.schema`. ``serve`` takes
+its port first (``--port 0``: any free one), then brings the database up to date, then prints the
 address it really listens on.
 """
 
@@ -25,7 +24,6 @@ import json
 import os
 import re
 import socket
-import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import fields
@@ -34,77 +32,11 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, cast
 
-from alembic import command
-from alembic.config import Config
-from alembic.util.exc import CommandError
-
-from api.settings import PREFIX, Settings, SettingsError, shipped
+from api.server.schema import Unreachable, check, downgrade, reach, upgrade
+from api.server.settings import PREFIX, Settings, SettingsError
 from api.tournaments.limits import MAX_BACKUP_ITEMS, MAX_ROUNDS, MAX_TABLE_SIZE
 from scoring.errors import InvalidInput
 from scoring.tournament import MODES, plan_for_cli
-
-
-def alembic_config(database_url: str) -> Config:
-    config = Config()
-    config.set_main_option("script_location", str(shipped("migrations")))
-    config.attributes["database_url"] = database_url
-    return config
-
-
-class Unreachable(Exception):
-    """The database cannot be opened; the message says which and why, in one line."""
-
-
-def reach(database_url: str) -> None:
-    """Open one connection and ask one question, or raise :class:`Unreachable`.
-
-    A SQLite file is asked with :mod:`sqlite3` itself: aiosqlite's thread would outlive a
-    failed connection and report it to an event loop already closed."""
-    from sqlalchemy import make_url
-    from sqlalchemy.exc import DBAPIError
-
-    from api.db.engine import create_engine
-
-    url = make_url(database_url)
-
-    async def ask() -> None:
-        engine = create_engine(database_url)
-        try:
-            async with engine.connect() as connection:
-                await connection.exec_driver_sql("SELECT 1")
-        finally:
-            await engine.dispose()
-
-    try:
-        if url.get_backend_name() != "sqlite":
-            asyncio.run(ask())
-        elif url.database not in (None, "", ":memory:"):
-            with contextlib.closing(sqlite3.connect(url.database, uri="uri" in url.query)) as file:
-                file.execute("PRAGMA schema_version")  # reads the header: is it a database?
-    except (DBAPIError, OSError, sqlite3.Error) as error:
-        # asyncpg's refused or timed-out connection is an OSError
-        why = (error.orig if isinstance(error, DBAPIError) else
-               error.strerror if isinstance(error, OSError) and error.strerror else error)
-        shown = url.render_as_string(hide_password=True)
-        raise Unreachable(f"cannot open the database {shown}: {why}") from None
-
-
-def upgrade(database_url: str, revision: str = "head") -> None:
-    command.upgrade(alembic_config(database_url), revision)
-
-
-def downgrade(database_url: str, revision: str = "base") -> None:
-    command.downgrade(alembic_config(database_url), revision)
-
-
-def check(database_url: str) -> str | None:
-    """None when the database is at head and the models match the migrations, else why not."""
-    try:
-        command.check(alembic_config(database_url))
-    except CommandError as diff:  # includes "not up to date" and the autogenerate diff
-        return str(diff)
-    return None
-
 
 SERVE = "tafelrunde serve"  # how argparse names the command in its errors
 RUNNING = re.compile(r"Tafelrunde is running at (?P<base>http://\S+:(?P<port>\d+))/")
@@ -179,8 +111,9 @@ def allow_connections(connections: int) -> None:
 
 
 def server_config(settings: Settings, app: Any) -> Any:
-    """uvicorn's configuration for ``serve``: the connection limits of :mod:`api.connections`."""
-    from api.connections import GuardedConfig, Limits
+    """uvicorn's configuration for ``serve``: the connection limits of
+    :mod:`api.edge.connections`."""
+    from api.edge.connections import GuardedConfig, Limits
 
     limits = Limits(header_timeout=settings.header_timeout, body_timeout=settings.body_timeout,
                     send_timeout=settings.send_timeout, max_connections=settings.max_connections,
@@ -229,14 +162,14 @@ def favour_the_loop() -> None:
 
 def worker_app(settings: Settings, supervisor: int) -> Any:
     """A worker process's app. The worker dies with its supervisor (the process id
-    ``supervisor``, :func:`api.lifeline.die_with`), also when the supervisor was gone before
+    ``supervisor``, :func:`api.server.lifeline.die_with`), also when the supervisor was gone before
     the worker got this far. SIGKILL, not a graceful stop: the supervisor killed is a crash
     already, and a graceful stop waits for open event streams (up to 3 s) while the port and
     the database connections stay held."""
     import signal
 
-    from api import lifeline
     from api.app import create_app
+    from api.server import lifeline
 
     lifeline.die_with(supervisor, signal.SIGKILL)
     app = create_app(settings)
@@ -286,7 +219,7 @@ def serve(settings: Settings) -> int:
 def installed_version() -> str:
     try:
         return metadata.version("tafelrunde")
-    except metadata.PackageNotFoundError:  # python -m api.cli in a checkout never installed
+    except metadata.PackageNotFoundError:  # python -m api.server.cli in a checkout never installed
         return "(not installed)"
 
 
@@ -374,7 +307,7 @@ def seating(args: argparse.Namespace) -> int:
 
 
 def backup_or_restore(command_name: str, database_url: str, file: Path) -> int:
-    from api import backup
+    from api.server import backup
 
     try:
         if command_name == "backup":

@@ -13,8 +13,8 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
+from api.edge.problems import Forbidden, Unauthorized
 from api.i18n import _
-from api.problems import Forbidden, Unauthorized
 
 CANNOT_CHANGE_MATCH = _("This key may not change this match.")
 

@@ -1,5 +1,5 @@
 """A process that must not outlive its parent: ``serve``'s workers (their supervisor) and an
-app's helper processes (:mod:`api.offload`).
+app's helper processes (:mod:`api.server.offload`).
 
 A parent killed with SIGKILL cannot stop its children. A worker left behind would keep serving
 the port and holding database connections; a helper left importing would go on writing while

@@ -22,8 +22,8 @@ from litestar import Litestar
 from litestar.routes import HTTPRoute
 from litestar.types import ASGIApp
 
+from api.edge.problems import Fault, send_problem
 from api.i18n import _
-from api.problems import Fault, send_problem
 
 # Litestar's ASGI types are TypedDicts per event; these wrappers pass any event through.
 Message = dict[str, Any]

@@ -11,7 +11,7 @@ or the copy installed with the package: it is read the same way, when asked, so 
 while the server runs counts at once too.
 
 Every file is answered with ``Cache-Control: no-cache`` and an ``ETag`` made from its content
-(with ``-gz`` for its gzip-compressed bytes, :mod:`api.compression`); a request whose
+(with ``-gz`` for its gzip-compressed bytes, :mod:`api.edge.compression`); a request whose
 ``If-None-Match`` names the tag of the bytes it would be sent gets 304 Not Modified without a
 body. A tag of the other coding does not match: the client holds other bytes than the ones this
 request selects, and a 304 naming a tag it does not hold would update nothing in its cache.
@@ -40,10 +40,12 @@ from litestar.middleware import DefineMiddleware
 from litestar.static_files import create_static_files_router
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.compression import coded_tag, gzips, is_compressible
+from api.edge.compression import coded_tag, gzips, is_compressible
 
 PRECACHE_MODULE = "precache.js"
 SERVICE_WORKER = "sw.js"
+WRITER = "api/server/app_files.py"
+"""Named in what the server writes into the app's files, for whoever reads them in a browser."""
 SHELL = "index.html"
 DIGEST_CHARS = 16  # 64 bits of SHA-256: tags and versions of one app's few dozen files
 REVALIDATE = "no-cache"
@@ -113,7 +115,7 @@ class AppFiles:
         """The module the service worker imports: its cache's version and the files to fetch."""
         files = [path for path in self.listing() if path not in {SERVICE_WORKER, PRECACHE_MODULE}]
         return (
-            "// Written by the server (api/app_files.py) from the app's files, whenever asked.\n"
+            f"// Written by the server ({WRITER}) from the app's files, whenever asked.\n"
             f"export const VERSION = {json.dumps(self.version())};\n"
             f"export const FILES = {json.dumps(files, indent=1)};\n"
         )
@@ -129,7 +131,7 @@ class AppFiles:
         if self.digest(SERVICE_WORKER) is None:
             return None
         source = (self.root / SERVICE_WORKER).read_text(encoding="utf-8")
-        return f"{source.rstrip()}\n// {self.version()}: written by the server (api/app_files.py)\n"
+        return f"{source.rstrip()}\n// {self.version()}: written by the server ({WRITER})\n"
 
 
 def entity_tag_matches(if_none_match: str, tag: str) -> bool:

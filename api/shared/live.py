@@ -13,9 +13,9 @@ requests get there, and each server process has its own connection to PostgreSQL
 PostgreSQL a change committed just before a subscription can still be heard after it. Each carries
 the version it produced, so a reader compares it with the version it shows and reads again when
 it is behind. What a subscriber cannot hear, it is told to look up: the event stream starts with
-the version the resource has once the subscription is open (:func:`api.requests.change_events`),
-and when the PostgreSQL listener had to reconnect, every subscriber gets ``RESYNC`` (notices sent
-while it was away are lost).
+the version the resource has once the subscription is open
+(:func:`api.shared.requests.change_events`), and when the PostgreSQL listener had to reconnect,
+every subscriber gets ``RESYNC`` (notices sent while it was away are lost).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from api.db.engine import asyncpg_dsn
-from api.settings import Settings
+from api.server.settings import Settings
 
 if TYPE_CHECKING:
     import asyncpg

@@ -20,11 +20,11 @@ Decisions:
 - ``Vary: Accept-Encoding`` on every text answer whose bytes depend on it: a compressed one, and
   a plain one sent to a client that does not accept gzip, so a shared cache never hands either
   to the other kind of client. (An answer under 1 KiB is the same for everyone.)
-- Entity tags: the app's files are tagged by the hash of their content (``api.app_files``), and
-  the gzip-compressed bytes of a file are another representation, so they carry another strong
+- Entity tags: the app's files are tagged by the hash of their content (``api.server.app_files``),
+  and the gzip-compressed bytes of a file are another representation, so they carry another strong
   tag, the content's with ``-gz`` (RFC 9110, 8.8.3: a strong tag names one sequence of bytes, so
   that a cache never splices byte ranges of two codings together or takes one for the other).
-  ``api.app_files`` asks :func:`gzips` which bytes a request will get and tags them (200 and
+  ``api.server.app_files`` asks :func:`gzips` which bytes a request will get and tags them (200 and
   304 alike). A match's ``ETag`` is left alone: it is its version (``"7"``, the HTTP contract),
   names the state that ``If-Match`` protects rather than a byte sequence, and no answer of the
   API takes a range request.

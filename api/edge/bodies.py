@@ -25,8 +25,8 @@ import msgspec
 from litestar import Request
 from litestar.types import Empty, EmptyType
 
+from api.edge.problems import BODY_SHAPE, BadRequest, Fault, UnsupportedMediaType, invalid_body
 from api.i18n import _
-from api.problems import BODY_SHAPE, BadRequest, Fault, UnsupportedMediaType, invalid_body
 from scoring.errors import at
 
 JSON_MEDIA_TYPE = "application/json"

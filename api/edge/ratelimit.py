@@ -38,8 +38,8 @@ from litestar.middleware import ASGIMiddleware, DefineMiddleware
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from api.edge.problems import send_problem
 from api.i18n import _n
-from api.problems import send_problem
 
 WINDOW_SECONDS = 60.0
 MAX_KEYS = 10_000

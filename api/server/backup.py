@@ -26,7 +26,7 @@ from pathlib import Path
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import make_url
 
-from api import cli
+from api.server import schema
 
 NOT_SQLITE = 2
 REQUIRED_TABLES = frozenset({"alembic_version", "match", "round", "audit", "idempotency"})
@@ -117,7 +117,7 @@ def check_backup(file: Path, database_url: str) -> str:
     if missing:
         raise BackupError(f"{file} is not a Tafelrunde database: it lacks the tables "
                           f"{', '.join(sorted(missing))}.")
-    scripts = ScriptDirectory.from_config(cli.alembic_config(database_url))
+    scripts = ScriptDirectory.from_config(schema.alembic_config(database_url))
     known = {script.revision for script in scripts.walk_revisions()}
     if len(revisions) != 1 or revisions[0] not in known:
         raise BackupError(f"{file} has the schema revision {revisions}, which this version of "
@@ -144,5 +144,5 @@ def restore(database_url: str, file: Path) -> Path | None:
             target.close()
     finally:
         source.close()
-    cli.upgrade(database_url)
+    schema.upgrade(database_url)
     return saved

@@ -1,7 +1,7 @@
 """Reads of a whole tournament or club answered as encoded bytes, and the answers kept per
 version (:mod:`api.tournaments.reads`, :mod:`api.clubs.reads`).
 
-A read computed in the helper process (:mod:`api.offload`) comes back encoded, since nothing
+A read computed in the helper process (:mod:`api.server.offload`) comes back encoded, since nothing
 big should be pickled; the answer computed on the loop is encoded the same way, so both are
 kept alike. A kept answer is named by what it depends on, the tournament's or club's version
 among it: any change makes a new version, so a kept answer is never stale, and a projector
@@ -19,9 +19,9 @@ import msgspec
 from litestar import Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.bodies import JSON_MEDIA_TYPE
 from api.db.database import Database
-from api.offload import Offload
+from api.edge.bodies import JSON_MEDIA_TYPE
+from api.server.offload import Offload
 
 CACHE_BYTES = 64 * 1024 * 1024
 
@@ -46,8 +46,9 @@ Reads = Mapping[str, Callable[..., Awaitable[Answer]]]
 
 async def answer_in_helper(database: Database, reads: Reads, read: str, subject_id: str,
                            authorization: str | None, *options: Any) -> Answer:
-    """``reads[read]`` with a session of the helper process (:meth:`api.offload.Offload.run`);
-    ``reads`` crosses to the helper as the names of its module-level functions."""
+    """``reads[read]`` with a session of the helper process
+    (:meth:`api.server.offload.Offload.run`); ``reads`` crosses to the helper as the names of its
+    module-level functions."""
     async with database.sessions() as session:
         return await reads[read](session, subject_id, authorization, *options)
 

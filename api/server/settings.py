@@ -19,8 +19,8 @@ Decisions:
 * The database defaults to ``tafelrunde.db`` in the working directory; CORS is closed unless
   ``TAFELRUNDE_CORS_ORIGINS`` names origins; request bodies are capped at 256 KiB, far more
   than any round entry needs; 20 refused tokens per minute from one client address, then 429
-  (``api.ratelimit``; 0 switches it off).
-* Connections (``api.connections``): 10 s for a request's head, 60 s for its body (a 16 MiB
+  (``api.edge.ratelimit``; 0 switches it off).
+* Connections (``api.edge.connections``): 10 s for a request's head, 60 s for its body (a 16 MiB
   import at 2.5 Mbit/s; a round's body is a few hundred bytes), 15 s idle between requests
   (a reverse proxy keeps its own idle connections to us for less, see the README), 30 s for a
   client that takes no bytes of an answer, 1,000 open connections per process: a phone with an
@@ -53,7 +53,7 @@ from api.db.engine import SYNCHRONOUS
 
 PREFIX = "TAFELRUNDE_"
 TEST_PREFIX = "TAFELRUNDE_TEST_"
-API_DIR = Path(__file__).resolve().parent
+API_DIR = Path(__file__).resolve().parents[1]  # api/, this file being api/server/settings.py
 REPO_ROOT = API_DIR.parent
 DRIVERS = {"sqlite": "sqlite+aiosqlite", "postgresql": "postgresql+asyncpg"}
 LIVE_BACKENDS = ("auto", "memory", "postgres")

@@ -9,7 +9,7 @@ a part fails.
 
 On SQLite the parts pause between each other (:data:`SQLITE_TURN`) and try for the write lock
 every :data:`LOCK_POLL` seconds: a writer of another process waiting for the lock gets it in
-between. The imports run in the helper process (:mod:`api.offload`) when they are big.
+between. The imports run in the helper process (:mod:`api.server.offload`) when they are big.
 """
 
 from __future__ import annotations

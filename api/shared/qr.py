@@ -24,8 +24,8 @@ from litestar import Request, Response, get
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import QueryParameter
 
+from api.edge.problems import BadRequest, Fault, Unprocessable, documented
 from api.i18n import _
-from api.problems import BadRequest, Fault, Unprocessable, documented
 
 MAX_TEXT = 512
 """Characters of a link, plenty for the longest the app shares (a tournament table's link with

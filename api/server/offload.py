@@ -12,7 +12,7 @@ writes there, and sends back only a small answer (encoded JSON, a few ids). Noth
 crosses between the processes in either direction: pickling is C code that holds the GIL too.
 
 A job is an async function ``job(database, *args)`` defined at a module's top level (the helper
-imports it by name); its arguments must pickle. A :class:`api.problems.Problem` it raises is
+imports it by name); its arguments must pickle. A :class:`api.edge.problems.Problem` it raises is
 raised again in the app, said in the request's language there.
 
 Jobs queue for their helper: a second big import waits for the first instead of doubling the
@@ -35,11 +35,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-from api import lifeline
 from api.db.database import Database
 from api.db.engine import create_engine
+from api.edge.problems import Fault, Problem
 from api.i18n import Phrase
-from api.problems import Fault, Problem
+from api.server import lifeline
 
 logger = logging.getLogger(__name__)
 P = ParamSpec("P")
@@ -103,7 +103,7 @@ _helper: tuple[asyncio.AbstractEventLoop, Database] | None = None
 
 def _open(database_url: str, synchronous: str, app_process: int) -> None:
     """The helper's event loop and database. The helper dies with its app's process
-    (:func:`api.lifeline.die_with`): an import left running would go on writing while a new
+    (:func:`api.server.lifeline.die_with`): an import left running would go on writing while a new
     server starts and sweeps what it takes for a crash's remains. SIGKILL, as a crash: what
     the job was writing stays hidden, for the next start's sweep
     (:func:`api.tournaments.backup.sweep_unfinished`)."""

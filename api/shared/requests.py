@@ -11,7 +11,7 @@ from litestar.di import NamedDependency
 from litestar.response import ServerSentEventMessage
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.live import RESYNC, Broker
+from api.shared.live import RESYNC, Broker
 
 Session = NamedDependency[AsyncSession]
 SECURITY: list[dict[str, list[str]]] = [{}, {"bearer": []}]
