@@ -16,6 +16,7 @@ from sqlalchemy import text
 
 from api import openapi
 from api.clubs.controllers import ClubController
+from api.clubs.owner import ClubMatches, ClubTournaments
 from api.clubs.reads import ClubAnswers
 from api.db.database import Database
 from api.db.engine import create_engine
@@ -38,12 +39,15 @@ from api.i18n import _
 from api.i18n.http import WORDS_DEPENDENCY, name_the_language
 from api.matches.controllers import MatchController
 from api.matches.folds import RecentFolds
+from api.matches.owners import Owners
 from api.server.app_files import pwa_routes
 from api.server.offload import Offload
 from api.server.settings import Settings
 from api.shared.live import create_broker
 from api.shared.qr import qr_code
+from api.tournaments.access import TableOwner
 from api.tournaments.controllers import TournamentController
+from api.tournaments.hosts import TournamentHost
 from api.tournaments.reads import Answers
 
 SECURITY_HEADERS = [
@@ -94,6 +98,18 @@ def middleware(settings: Settings) -> list[Any]:
     return layers
 
 
+def match_owners() -> Owners:
+    """Who a match can belong to (:mod:`api.matches.owners`): a tournament's table decides who
+    writes it and is asked first; a club's token may write and read its own matches too."""
+    clubs = ClubMatches()
+    return Owners((TableOwner(), clubs), host=clubs)
+
+
+def tournament_host() -> TournamentHost:
+    """What a tournament can be played for (:mod:`api.tournaments.hosts`): a club."""
+    return ClubTournaments()
+
+
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     database = Database(create_engine(settings.database_url, synchronous=settings.synchronous),
@@ -124,6 +140,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         route_handlers=route_handlers,
         dependencies={"session": Provide(provide_session), "words": WORDS_DEPENDENCY},
         state=State({"database": database, "folds": RecentFolds(), "broker": broker,
+                     "owners": match_owners(), "tournament_host": tournament_host(),
                      "settings": settings, "offload": offload, "imports": imports,
                      "answers": Answers(offload),
                      "club_answers": ClubAnswers(offload)}),

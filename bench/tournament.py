@@ -38,6 +38,7 @@ from sqlalchemy import insert, update  # noqa: E402
 from sqlalchemy.ext.asyncio import AsyncSession  # noqa: E402
 from sqlmodel import col  # noqa: E402
 
+from api.app import tournament_host  # noqa: E402
 from api.db.database import Database  # noqa: E402
 from api.db.engine import create_engine  # noqa: E402
 from api.matches.folds import MatchRecord  # noqa: E402
@@ -124,7 +125,7 @@ async def measure(count: int, url: str) -> tuple[float, float, int]:
     rng = random.Random(count)
     try:
         async with sessions() as session:
-            created = await service.create_tournament(session, s.NewTournament(
+            created = await service.create_tournament(session, tournament_host(), s.NewTournament(
                 name=f"Bench {count}", game="tschau-sepp", rounds=ROUNDS, table_size=4,
                 options={"games": 1}, seating="mix", seed=7))
         async with sessions() as session:
@@ -139,7 +140,7 @@ async def measure(count: int, url: str) -> tuple[float, float, int]:
         async with sessions() as session:
             start = time.perf_counter()
             started = msgspec.json.decode(
-                (await service.seat_round(database, session, created.id,
+                (await service.seat_round(database, session, tournament_host(), created.id,
                                           f"Bearer {created.token}")).body, type=s.StartedRound)
             seating = time.perf_counter() - start
         async with sessions() as session:

@@ -16,8 +16,8 @@ from api.clubs import service
 from api.clubs.backup import MAX_BACKUP_BYTES
 from api.clubs.export import ClubExport
 from api.clubs.ledger import events_channel
-from api.clubs.models import CLUB_ID_LENGTH
 from api.clubs.reads import ClubAnswers
+from api.db.models import CLUB_ID_LENGTH
 from api.edge.bodies import json_body
 from api.edge.problems import (
     BadRequest,

@@ -33,11 +33,10 @@ from sqlalchemy import (
 )
 from sqlmodel import Field, SQLModel
 
-from api.db.models import MATCH_ID_LENGTH, TOKEN_HASH_LENGTH
+from api.db.models import CLUB_ID_LENGTH, MATCH_ID_LENGTH, TOKEN_HASH_LENGTH
 from api.tournaments.models import CLUB_LENGTH, TOURNAMENT_ID_LENGTH
 from scoring.match import MAX_NAME_LENGTH
 
-CLUB_ID_LENGTH = 16
 CLUB_NAME_LENGTH = CLUB_LENGTH
 MEMBER_NAME_LENGTH = MAX_NAME_LENGTH  # a member's name is a match player's name
 MEMBER_KEY_LENGTH = 3 * MAX_NAME_LENGTH  # casefold can lengthen a name ("ﬃ" → "ffi")

@@ -26,6 +26,7 @@ SQLModel.metadata.naming_convention = {
 MATCH_ID_LENGTH = 16
 TOKEN_HASH_LENGTH = 64
 IDEMPOTENCY_KEY_LENGTH = 200
+CLUB_ID_LENGTH = 16  # here, not in api.clubs: a match's and a tournament's body may name a club
 
 
 class MatchRow(SQLModel, table=True):

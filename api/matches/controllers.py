@@ -25,6 +25,7 @@ from api.games.schemas import GuideBody, RoundBody
 from api.i18n.http import RequestWords
 from api.matches import export, service
 from api.matches import schemas as s
+from api.matches.owners import DeviceId, Sender, TablePhone
 from api.matches.wording import said_match, said_snapshot, said_written, sheet_words
 from api.shared.requests import (
     EVENTS_DESCRIPTION,
@@ -36,8 +37,6 @@ from api.shared.requests import (
     change_events,
 )
 from api.shared.spreadsheet import DecimalMark, Layout, Separator, csv_response
-from api.tournaments.access import Sender, TablePhone
-from api.tournaments.models import DEVICE_ID_LENGTH, DEVICE_ID_PATTERN
 
 MAX_ROUND = 10_000
 
@@ -56,12 +55,6 @@ IdempotencyKey = Annotated[str | None, HeaderParameter(
     description="Same key and body → the first response again; another body → 422",
 )]
 
-DeviceId = Annotated[str | None, HeaderParameter(
-    name="X-Device-Id", min_length=1, max_length=DEVICE_ID_LENGTH, pattern=DEVICE_ID_PATTERN,
-    description="A random id the app keeps per phone; a tournament table records which phone "
-                "entered its result",
-)]
-
 READ = [BadRequest, Unauthorized, Forbidden, NotFound]
 WRITE = [*READ, ContentTooLarge, Conflict, PreconditionFailed, Unprocessable]
 class MatchController(Controller):
@@ -78,8 +71,8 @@ class MatchController(Controller):
         """Create a match; the answer holds its write token and view token, shown only once.
 
         With ``club`` the match is the club's (``Authorization: Bearer <club token>``)."""
-        created = said_match(words, await service.create_match(state.database, state.folds, data,
-                                                               authorization(request)))
+        created = said_match(words, await service.create_match(
+            state.database, state.folds, state.owners, data, authorization(request)))
         return Response(created, status_code=201,
                         headers={"Location": f"{self.path}/{created.id}"})
 
@@ -90,7 +83,8 @@ class MatchController(Controller):
     async def read(self, request: Request[Any, Any, Any], state: State, words: RequestWords,
                    match_id: MatchId) -> Response[s.Match]:
         """The match with every round and the standings."""
-        match = await service.read_snapshot(state.database, match_id, authorization(request))
+        match = await service.read_snapshot(state.database, state.owners, match_id,
+                                            authorization(request))
         # The stored snapshot is an encoded s.Match already: sent as it is, its words said.
         return Response(said_snapshot(words, match.json),  # type: ignore[arg-type]
                         headers={"ETag": f'"{match.version}"'}, media_type=MediaType.JSON)
@@ -106,8 +100,8 @@ class MatchController(Controller):
         idempotency = None if idempotency_key is None else service.Idempotency(
             idempotency_key, service.fingerprint("POST", request.url.path, data))
         written = await service.record_round(
-            state.database, state.folds, broker(request), match_id, authorization(request), data,
-            idempotency, Sender(x_device_id, x_table_phone))
+            state.database, state.folds, state.owners, broker(request), match_id,
+            authorization(request), data, idempotency, Sender(x_device_id, x_table_phone))
         if isinstance(written, service.Replay):
             replayed = said_written(words, msgspec.convert(written.body, s.RoundWritten))
             return Response(replayed, status_code=written.status)
@@ -122,7 +116,7 @@ class MatchController(Controller):
     ) -> s.RoundWritten:
         """Correct a round; every later round and the standings are folded again."""
         return said_written(words, await service.correct_round(
-            state.database, state.folds, broker(request), match_id, number,
+            state.database, state.folds, state.owners, broker(request), match_id, number,
             authorization(request), if_match, data, Sender(x_device_id, x_table_phone)))
 
     @delete("/{match_id:str}/rounds/{number:int}", operation_id="undoRound", raises=WRITE,
@@ -134,7 +128,7 @@ class MatchController(Controller):
     ) -> None:
         """Undo the last round (only the last one)."""
         await service.undo_round(
-            state.database, state.folds, broker(request), match_id, number,
+            state.database, state.folds, state.owners, broker(request), match_id, number,
             authorization(request), if_match, Sender(x_device_id, x_table_phone))
 
     @post("/{match_id:str}/guide", operation_id="guideRound", status_code=200, opt={"reads": True},
@@ -142,20 +136,20 @@ class MatchController(Controller):
           responses=documented(*READ, ContentTooLarge, Conflict),
           security=SECURITY)
     async def guide(
-        self, request: Request[Any, Any, Any], session: Session, words: RequestWords,
-        match_id: MatchId, data: PartialEntry,
+        self, request: Request[Any, Any, Any], state: State, session: Session,
+        words: RequestWords, match_id: MatchId, data: PartialEntry,
         round_number: GuideRound = None,
     ) -> s.Guide:
         """Help for a partly entered round from the game (running numbers, what is left)."""
-        return await service.guide(session, match_id, authorization(request), data, round_number,
-                                   words)
+        return await service.guide(session, state.owners, match_id, authorization(request), data,
+                                   round_number, words)
 
     @get("/{match_id:str}/history", operation_id="matchHistory", raises=READ,
          responses=documented(*READ), security=SECURITY)
-    async def history(self, request: Request[Any, Any, Any], session: Session,
+    async def history(self, request: Request[Any, Any, Any], state: State, session: Session,
                       match_id: MatchId) -> list[s.HistoryItem]:
         """Every write to the match, oldest first, with old and new entries."""
-        return await service.history(session, match_id, authorization(request))
+        return await service.history(session, state.owners, match_id, authorization(request))
 
     @get("/{match_id:str}/export", operation_id="exportMatch", raises=READ,
          responses=documented(*READ), security=SECURITY)
@@ -165,8 +159,8 @@ class MatchController(Controller):
         sep: Separator = ",", decimal: DecimalMark = ".",
     ) -> Response[s.ScoreSheet]:
         """The score sheet, round by round with running totals, as CSV or JSON."""
-        match = said_match(words, await service.read_match(state.database, match_id,
-                                                           authorization(request)))
+        match = said_match(words, await service.read_match(state.database, state.owners,
+                                                           match_id, authorization(request)))
         filename = f"{match.game}-{match.id}.{format_}"
         if format_ == "json":
             sheet = s.ScoreSheet(match=match, exported_at=service.now())
@@ -181,9 +175,10 @@ class MatchController(Controller):
                      match_id: MatchId) -> ServerSentEvent:
         """Server-Sent Events: the version now, then a ``change`` after each write."""
         reader = authorization(request)
-        await service.read_snapshot(state.database, match_id, reader)
+        await service.read_snapshot(state.database, state.owners, match_id, reader)
 
         async def version() -> int:
-            return (await service.read_snapshot(state.database, match_id, reader)).version
+            return (await service.read_snapshot(state.database, state.owners, match_id,
+                                                reader)).version
 
         return ServerSentEvent(change_events(broker(request), match_id, version))

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from api.clubs.models import CLUB_ID_LENGTH
+from api.db.models import CLUB_ID_LENGTH
 from api.games.schemas import MatchStanding, RoundEntry, RoundGuide, RoundResult, RoundTotals
 
 MAX_PLAYERS_IN_BODY = 64

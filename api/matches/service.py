@@ -6,9 +6,9 @@ each round's result and totals and the match's verdict, appends an audit row and
 one transaction (:meth:`api.db.database.Database.write`); only then is the change published to
 live subscribers. One exception, on PostgreSQL: a new round is folded onto the rounds of the
 match as this process wrote it last (or, when it keeps no such write or another process wrote
-the match since, as one unlocked statement reads it stored, :data:`MATCH_AS_STORED`) and stored
+the match since, as one unlocked statement reads it stored, :func:`match_as_stored`) and stored
 in one statement that writes only if the match is still at that version
-(:data:`ROUND_IN_ONE_STATEMENT`): a dozen round trips to the database become one or two;
+(:func:`round_in_one_statement`): a dozen round trips to the database become one or two;
 whenever it writes nothing, the locked way runs. Each write also stores the match's
 new snapshot (the ``GET`` answer), so reading a match is reading one row.
 
@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 from datetime import UTC, datetime
 from enum import Enum, auto
+from functools import cache
 from typing import Any
 
 import msgspec
@@ -59,9 +60,6 @@ from sqlalchemy.sql.selectable import CTE
 from sqlalchemy.types import JSON as JSONColumn
 from sqlmodel import SQLModel, col
 
-from api.clubs import ledger, links
-from api.clubs.access import CLUB
-from api.clubs.members import members_for
 from api.db.database import Database
 from api.db.models import AuditRow, IdempotencyRow, MatchRow, RoundRow
 from api.db.statements import EngineStatements, Row, Statements
@@ -81,8 +79,8 @@ from api.edge.problems import (
 from api.i18n import Phrase, _, _n
 from api.matches import schemas as s
 from api.matches.folds import MatchRecord, RecentFolds, Stored
+from api.matches.owners import NOBODY, Announcement, MatchWriter, Owners, Sender, TokenWriter
 from api.shared.live import Broker, Change
-from api.tournaments.access import TABLES, MatchWriter, Sender, match_writer
 from scoring import registry
 from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
 from scoring.game import AnyGame
@@ -95,10 +93,6 @@ MATCHES: Table = SQLModel.metadata.tables[MatchRow.__tablename__]
 ROUNDS: Table = SQLModel.metadata.tables[RoundRow.__tablename__]
 AUDIT: Table = SQLModel.metadata.tables[AuditRow.__tablename__]
 IDEMPOTENCY: Table = SQLModel.metadata.tables[IdempotencyRow.__tablename__]
-
-NOBODY = Sender()
-"""A write that names no phone (a client other than the app, a test)."""
-
 
 MATCH_RECORD = select(*(MATCHES.c[field.name] for field in fields(MatchRecord))).where(
     MATCHES.c.id == bindparam("match_id"))
@@ -119,7 +113,8 @@ IDEMPOTENT_ANSWER = select(IDEMPOTENCY.c.fingerprint, IDEMPOTENCY.c.status, IDEM
 INSERT_IDEMPOTENT_ANSWER = insert(IDEMPOTENCY)
 
 
-def _round_in_one_statement(idempotent: bool) -> Select[int]:
+@cache
+def round_in_one_statement(owners: Owners, idempotent: bool) -> Select[int]:
     """Record a round in one statement, for a match whose state this process knows
     (:meth:`RecentFolds.last_written`; PostgreSQL, :meth:`Database.write_one`): the match row
     gets its new version and snapshot only if it is still at the version known, and the round,
@@ -127,16 +122,17 @@ def _round_in_one_statement(idempotent: bool) -> Select[int]:
     the match rows written: 0 when the locked way must be taken instead, because another write
     came first, this ``Idempotency-Key`` was used already, the match is a tournament's table
     (its writes lock the tournament), or the round finishes a club's match (the club's
-    statistics change with it). Parameters: the match's new columns as ``set_<column>``
+    statistics change with it): whatever its ``owners`` lock (:attr:`api.matches.owners.
+    MatchOwner.locks_every_write`). Parameters: the match's new columns as ``set_<column>``
     (:data:`MATCH_WRITTEN`), ``known_version``, ``finishes``, the new round's ``round_*``, the
     audit's ``at``, ``token_kind`` and ``no_entry`` (None), and with ``idempotent`` the
     idempotency record's ``key``, ``fingerprint`` and ``answer``."""
     match_id = bindparam("match_id", type_=MATCHES.c.id.type)
     conditions = [
         MATCHES.c.id == match_id, MATCHES.c.version == bindparam("known_version"),
-        ~exists().where(TABLES.c.match_id == match_id),
-        or_(~bindparam("finishes", type_=Boolean),
-            ~exists().where(ledger.CLUB_MATCHES.c.match_id == match_id)),
+        *(~owner.keeps(match_id) if owner.locks_every_write
+          else or_(~bindparam("finishes", type_=Boolean), ~owner.keeps(match_id))
+          for owner in owners.owners),
     ]
     if idempotent:
         conditions.append(~exists().where(IDEMPOTENCY.c.match_id == match_id,
@@ -183,18 +179,24 @@ def _match_made_in_one_statement() -> Insert:
 MATCH_WRITTEN = ("version", "status", "winners", "reason", "standings", "next_dealer",
                  "updated_at", "snapshot")
 """The columns of a match row a write changes (:func:`match_columns`)."""
-ROUND_IN_ONE_STATEMENT = {True: _round_in_one_statement(True),
-                          False: _round_in_one_statement(False)}
 MATCH_MADE_IN_ONE_STATEMENT = _match_made_in_one_statement()
-MATCH_AS_STORED = select(
-    *MATCH_RECORD.selected_columns,
-    select(func.coalesce(func.json_agg(aggregate_order_by(ROUNDS.c.entry, ROUNDS.c.number)),
-                         cast(literal("[]"), JSONColumn)))
-    .where(ROUNDS.c.match_id == MATCHES.c.id).scalar_subquery().label("entries"),
-).where(MATCHES.c.id == bindparam("match_id"), ~exists().where(TABLES.c.match_id == MATCHES.c.id))
-"""A match's record and its entries in order, in one statement without a lock (PostgreSQL: a
-round of a match this process does not keep, written in one statement from what this reads);
-no row for a tournament's table, whose rounds are never written that way."""
+
+
+@cache
+def match_as_stored(owners: Owners) -> Select[Any]:
+    """A match's record and its entries in order, in one statement without a lock (PostgreSQL:
+    a round of a match this process does not keep, written in one statement from what this
+    reads); no row for a match an owner locks every write of (a tournament's table), whose
+    rounds are never written that way."""
+    return select(
+        *MATCH_RECORD.selected_columns,
+        select(func.coalesce(func.json_agg(aggregate_order_by(ROUNDS.c.entry, ROUNDS.c.number)),
+                             cast(literal("[]"), JSONColumn)))
+        .where(ROUNDS.c.match_id == MATCHES.c.id).scalar_subquery().label("entries"),
+    ).where(MATCHES.c.id == bindparam("match_id"), *(
+        ~owner.keeps(MATCHES.c.id) for owner in owners.owners if owner.locks_every_write))
+
+
 # Everything a read of a match needs, in one statement; the snapshot as the JSON text it was
 # stored as (``CAST``: PostgreSQL's driver would otherwise decode it).
 READ_SNAPSHOT = select(
@@ -271,19 +273,13 @@ async def load(statements: Statements, match_id: str, *, for_write: bool = False
     return Stored(record, game, tuple(entry for (entry,) in stored_entries))
 
 
-async def _load_for_writing(statements: Statements, match_id: str,
+async def _load_for_writing(statements: Statements, owners: Owners, match_id: str,
                             authorization: str | None) -> tuple[Stored, MatchWriter]:
     """The match with its entries, locked, and who may write it (401/403 otherwise): its own
-    token, a tournament's, or the club token for a club's own match."""
+    token, or its owners' (:meth:`Owners.writer`)."""
     stored = await load(statements, match_id, for_write=True, entries=True)
-    try:
-        writer = await match_writer(statements, match_id, stored.record.write_token_hash,
-                                    authorization)
-    except Forbidden:
-        club_tokens = await statements.one(links.CLUB_TOKENS_OF_MATCH, {"match_key": match_id})
-        if links.club_token_kind(club_tokens, authorization) != CLUB:
-            raise
-        writer = MatchWriter(CLUB)
+    writer = await owners.writer(statements, match_id, stored.record.write_token_hash,
+                                 authorization)
     return stored, writer
 
 
@@ -372,9 +368,10 @@ async def add_match(session: AsyncSession, match_id: str, game: AnyGame, names: 
     return match, folded
 
 
-async def create_match(database: Database, folds: RecentFolds, body: s.NewMatch,
-                       authorization: str | None = None) -> s.CreatedMatch:
-    """A new match; with ``club`` the club's, its players the club's members (club token)."""
+async def create_match(database: Database, folds: RecentFolds, owners: Owners,
+                       body: s.NewMatch, authorization: str | None = None) -> s.CreatedMatch:
+    """A new match; with ``club`` its host's (:class:`api.matches.owners.MatchHost`: the
+    club's, its players the club's members, club token)."""
     game = registry.game_by_id(body.game)
     if game is None:
         raise Unprocessable(NO_SUCH_GAME, errors=[unknown_game("game", body.game)])
@@ -399,14 +396,11 @@ async def create_match(database: Database, folds: RecentFolds, body: s.NewMatch,
             "no_entry": None})
     else:
         async with database.write() as statements:
-            if body.club is not None:
-                club_version = await links.open_club(statements, body.club, authorization)
-                seated = await members_for(statements, body.club, setup.players, at)
+            hosted = None if body.club is None else await owners.host.open(
+                statements, body.club, authorization, setup.players, at)
             await statements.run(INSERT_MATCH, row)
-            if body.club is not None:
-                await links.link_match(statements, body.club, record.id, game.id,
-                                       seated.members, at)
-                await ledger.touch_club(statements, body.club, club_version, at)
+            if hosted is not None:
+                await hosted.adopt(statements, record.id, game.id, at)
             await _audit(statements, record.id, at, "create", auth.MATCH_TOKEN)
     folds.remember(Stored(record, game))
     return s.CreatedMatch(**msgspec.structs.asdict(row["snapshot"]), token=tokens.write,
@@ -430,7 +424,7 @@ class Snapshot:
     json: bytes
 
 
-async def read_snapshot(database: Database, match_id: str,
+async def read_snapshot(database: Database, owners: Owners, match_id: str,
                         authorization: str | None) -> Snapshot:
     """The stored snapshot as it is, without decoding and encoding it again: it was encoded from
     :class:`s.Match` in the transaction that wrote it."""
@@ -438,31 +432,21 @@ async def read_snapshot(database: Database, match_id: str,
     if row is None:
         raise NotFound(no_match(match_id))
     private, write_hash, view_hash, version, snapshot = row
-    try:
-        auth.require_read(authorization, bool(private), write_hash, view_hash)
-    except Forbidden:
-        club_tokens = await database.read_one(links.CLUB_TOKENS_OF_MATCH,
-                                              {"match_key": match_id})
-        if links.club_token_kind(club_tokens, authorization) is None:
-            raise
+    await owners.require_read(database.read_one, match_id, bool(private), write_hash,
+                              view_hash, authorization)
     return Snapshot(version, snapshot.encode())
 
 
-async def read_match(database: Database, match_id: str, authorization: str | None) -> s.Match:
-    snapshot = await read_snapshot(database, match_id, authorization)
+async def read_match(database: Database, owners: Owners, match_id: str,
+                     authorization: str | None) -> s.Match:
+    snapshot = await read_snapshot(database, owners, match_id, authorization)
     return msgspec.json.decode(snapshot.json, type=s.Match)
 
 
-async def _require_read(statements: Statements, record: MatchRecord,
+async def _require_read(statements: Statements, owners: Owners, record: MatchRecord,
                         authorization: str | None) -> None:
-    """A private match is read with its own tokens, or its club's for a club's own match."""
-    try:
-        auth.require_read(authorization, record.private, record.write_token_hash,
-                          record.view_token_hash)
-    except Forbidden:
-        club_tokens = await statements.one(links.CLUB_TOKENS_OF_MATCH, {"match_key": record.id})
-        if links.club_token_kind(club_tokens, authorization) is None:
-            raise
+    await owners.require_read(statements.one, record.id, record.private,
+                              record.write_token_hash, record.view_token_hash, authorization)
 
 
 def _fold(folds: RecentFolds, stored: Stored, entries: Sequence[JSON],
@@ -501,18 +485,21 @@ class Written:
 
     version: int
     answer: s.RoundWritten | None
-    club: ledger.ClubChange | None
+    announcements: tuple[Announcement, ...] = ()
+    """What the match's owners tell their subscribers after the commit."""
 
 
 async def _store_fold(
-    statements: Statements, folds: RecentFolds, stored: Stored, writer: MatchWriter,
+    statements: Statements, folds: RecentFolds, owners: Owners, stored: Stored,
+    writer: MatchWriter,
     entries: Sequence[JSON], number: int, action: str, sender: Sender,
     old_entry: JSON = None, new_entry: JSON = None,
 ) -> Written:
     """Fold ``entries`` (the match's new rounds, where round ``number`` changed) and store what
     the write changes: the match row with its new version and snapshot, the rounds from
-    ``number`` on (updated, inserted, or the last one deleted), the tournament table's result
-    and the audit record. The caller commits."""
+    ``number`` on (updated, inserted, or the last one deleted), what the writer and the match's
+    owners keep of it (a tournament table's result, a club's statistics) and the audit record.
+    The caller commits."""
     folded = _fold(folds, stored, entries, number)
     at = now()
     record = stored.record
@@ -531,21 +518,20 @@ async def _store_fold(
     if added:
         await statements.run(INSERT_ROUND, [{"match_id": record.id, **played} for played in added])
     await writer.record(statements, stored.game, folded, sender, action, at)
-    club = await ledger.after_match_write(statements, record.id, stored.game, folded, action, at)
+    announcements = await owners.follow(statements, record.id, stored.game, folded, action, at)
     await _audit(statements, record.id, at, action, writer.token_kind, number, old_entry,
                  new_entry)
     answer = _round_written(columns, rounds[number - 1]) if number <= len(rounds) else None
-    return Written(version, answer, club)
+    return Written(version, answer, announcements)
 
 
 async def _publish(broker: Broker, writer: MatchWriter, match_id: str, written: Written,
                    action: str, number: int) -> None:
-    """After the commit: tell the match's, the tournament's and the club's subscribers."""
+    """After the commit: tell the match's subscribers, then its writer's and owners'."""
     await broker.publish(match_id, Change(written.version, action, number))
     await writer.publish(broker)
-    if written.club is not None:
-        await broker.publish(ledger.events_channel(written.club.club_id),
-                             Change(written.club.version, f"match_{action}", None))
+    for announce in written.announcements:
+        await announce(broker)
 
 
 @dataclass(frozen=True, slots=True)
@@ -582,17 +568,17 @@ def _replay(earlier: Row | None, idempotency: Idempotency) -> Replay | None:
 
 
 async def record_round(
-    database: Database, folds: RecentFolds, broker: Broker, match_id: str,
+    database: Database, folds: RecentFolds, owners: Owners, broker: Broker, match_id: str,
     authorization: str | None, body: dict[str, Any], idempotency: Idempotency | None,
     sender: Sender = NOBODY,
 ) -> s.RoundWritten | Replay:
     """Append a round; with ``idempotency`` when the client sent a key."""
     entry = unwrap_entry(body)
-    found = await _record_known_round(database, folds, match_id, authorization, entry,
+    found = await _record_known_round(database, folds, owners, match_id, authorization, entry,
                                       idempotency)
     if found is None:
-        found = await _record_locked_round(database, folds, match_id, authorization, entry,
-                                           idempotency, sender)
+        found = await _record_locked_round(database, folds, owners, match_id, authorization,
+                                           entry, idempotency, sender)
     if isinstance(found, Replay):
         return found
     written, writer, number = found
@@ -602,29 +588,33 @@ async def record_round(
 
 
 async def _record_known_round(
-    database: Database, folds: RecentFolds, match_id: str, authorization: str | None,
+    database: Database, folds: RecentFolds, owners: Owners, match_id: str,
+    authorization: str | None,
     entry: JSON, idempotency: Idempotency | None,
 ) -> tuple[Written, MatchWriter, int] | Replay | None:
-    """Record the round in one statement (:data:`ROUND_IN_ONE_STATEMENT`), PostgreSQL only: from
+    """Record the round in one statement (:func:`round_in_one_statement`), PostgreSQL only: from
     the match as this process last wrote it, else (not kept here, or written by another process
     since, as when a phone's new connection reaches another worker) from the match as stored
-    now, read without a lock in one statement (:data:`MATCH_AS_STORED`). None when the locked
-    way must be taken: SQLite, no such match or a tournament's table, a token that is not the
-    match's own (the locked way tells why, or takes a club's), a round that does not fold onto
+    now, read without a lock in one statement (:func:`match_as_stored`). None when the locked
+    way must be taken: SQLite, no such match or one an owner locks every write of (a
+    tournament's table), a token that is not the match's own (the locked way tells why, or
+    takes an owner's), a round that does not fold onto
     the stored rounds (the locked way answers against the rounds stored now), or a statement
     that wrote nothing again."""
     if not database.writes_one_statement:
         return None
     kept = folds.last_written(match_id)
     if kept is not None:
-        found = await _record_onto(database, folds, kept, authorization, entry, idempotency)
+        found = await _record_onto(database, folds, owners, kept, authorization, entry,
+                                   idempotency)
         if found is not WROTE_NOTHING:
             return found
-    row = await database.read_one(MATCH_AS_STORED, {"match_id": match_id})
+    row = await database.read_one(match_as_stored(owners), {"match_id": match_id})
     if row is None:
         return None
     record = MatchRecord(*row[:-1])
-    found = await _record_onto(database, folds, Stored(record, _game(record.game), tuple(row[-1])),
+    found = await _record_onto(database, folds, owners,
+                               Stored(record, _game(record.game), tuple(row[-1])),
                                authorization, entry, idempotency)
     return None if found is WROTE_NOTHING else found
 
@@ -632,14 +622,15 @@ async def _record_known_round(
 class _Unwritten(Enum):
     WROTE_NOTHING = auto()
     """What :func:`_record_onto` answers when its statement wrote nothing: the match is not at
-    the version it started from (or the key was used, or the round finishes a club's match)."""
+    the version it started from (or the key was used, or an owner locks the write)."""
 
 
 WROTE_NOTHING = _Unwritten.WROTE_NOTHING
 
 
 async def _record_onto(
-    database: Database, folds: RecentFolds, stored: Stored, authorization: str | None,
+    database: Database, folds: RecentFolds, owners: Owners, stored: Stored,
+    authorization: str | None,
     entry: JSON, idempotency: Idempotency | None,
 ) -> tuple[Written, MatchWriter, int] | Replay | _Unwritten | None:
     """The round folded onto ``stored`` and written in one statement if the match is still at
@@ -672,24 +663,27 @@ async def _record_onto(
         params |= {"key": idempotency.key, "fingerprint": idempotency.fingerprint,
                    "answer": answer}
     try:
-        row = await database.write_one(ROUND_IN_ONE_STATEMENT[idempotency is not None], params)
+        row = await database.write_one(round_in_one_statement(owners, idempotency is not None),
+                                       params)
     except IntegrityError:  # a write that raced past the conditions: the locked way decides
         return None
     if row is None or row[0] == 0:
         return WROTE_NOTHING
     folds.remember(Stored(replace(record, version=version), stored.game,
                           (*stored.entries, entry), _kept_answer(idempotency, answer)))
-    return Written(version, answer, None), MatchWriter(token_kind), len(rounds)
+    return Written(version, answer), TokenWriter(token_kind), len(rounds)
 
 
 async def _record_locked_round(
-    database: Database, folds: RecentFolds, match_id: str, authorization: str | None,
+    database: Database, folds: RecentFolds, owners: Owners, match_id: str,
+    authorization: str | None,
     entry: JSON, idempotency: Idempotency | None, sender: Sender,
 ) -> tuple[Written, MatchWriter, int] | Replay:
     """Record the round with the match row locked and read: every case, in one transaction."""
     try:
         async with database.write() as statements:
-            stored, writer = await _load_for_writing(statements, match_id, authorization)
+            stored, writer = await _load_for_writing(statements, owners, match_id,
+                                                     authorization)
             if idempotency is not None:
                 earlier = _replay(await statements.one(
                     IDEMPOTENT_ANSWER, idempotency.stored_as(match_id)), idempotency)
@@ -697,8 +691,8 @@ async def _record_locked_round(
                     return earlier
             number = len(stored.entries) + 1
             entries = (*stored.entries, entry)
-            written = await _store_fold(statements, folds, stored, writer, entries, number,
-                                        "round_added", sender, new_entry=entry)
+            written = await _store_fold(statements, folds, owners, stored, writer, entries,
+                                        number, "round_added", sender, new_entry=entry)
             if idempotency is not None:
                 await statements.run(INSERT_IDEMPOTENT_ANSWER, {
                     **idempotency.stored_as(match_id), "fingerprint": idempotency.fingerprint,
@@ -718,9 +712,9 @@ async def _record_locked_round(
 
 def _remember(folds: RecentFolds, stored: Stored, writer: MatchWriter, written: Written,
               entries: Sequence[JSON], idempotency: Idempotency | None = None) -> None:
-    """Keep the match as a committed write left it, for its next round in one statement; not a
-    tournament's table, whose rounds can never be written that way."""
-    if writer.table is None:
+    """Keep the match as a committed write left it, for its next round in one statement; not
+    when its writer says it can never be written that way (a tournament's table)."""
+    if writer.remembered:
         folds.remember(Stored(replace(stored.record, version=written.version), stored.game,
                               tuple(entries), _kept_answer(idempotency, written.answer)))
 
@@ -742,18 +736,19 @@ def _existing(stored: Stored, number: int) -> JSON:
 
 
 async def correct_round(
-    database: Database, folds: RecentFolds, broker: Broker, match_id: str, number: int,
+    database: Database, folds: RecentFolds, owners: Owners, broker: Broker, match_id: str,
+    number: int,
     authorization: str | None, if_match: str | None, body: dict[str, Any],
     sender: Sender = NOBODY,
 ) -> s.RoundWritten:
     entry = unwrap_entry(body)
     async with database.write() as statements:
-        stored, writer = await _load_for_writing(statements, match_id, authorization)
+        stored, writer = await _load_for_writing(statements, owners, match_id, authorization)
         old_entry = _existing(stored, number)
         _check_version(stored.record, if_match)
         entries = list(stored.entries)
         entries[number - 1] = entry
-        written = await _store_fold(statements, folds, stored, writer, entries, number,
+        written = await _store_fold(statements, folds, owners, stored, writer, entries, number,
                                     "round_corrected", sender, old_entry, entry)
     _remember(folds, stored, writer, written, entries)
     await _publish(broker, writer, match_id, written, "round_corrected", number)
@@ -762,18 +757,20 @@ async def correct_round(
 
 
 async def undo_round(
-    database: Database, folds: RecentFolds, broker: Broker, match_id: str, number: int,
+    database: Database, folds: RecentFolds, owners: Owners, broker: Broker, match_id: str,
+    number: int,
     authorization: str | None, if_match: str | None, sender: Sender = NOBODY,
 ) -> None:
     async with database.write() as statements:
-        stored, writer = await _load_for_writing(statements, match_id, authorization)
+        stored, writer = await _load_for_writing(statements, owners, match_id, authorization)
         last = _existing(stored, number)
         if number != len(stored.entries):
             raise Conflict(_("Only the last round ({last}) can be undone; correct round {number} "
                              "instead.", last=len(stored.entries), number=number))
         _check_version(stored.record, if_match)
-        written = await _store_fold(statements, folds, stored, writer, stored.entries[:-1],
-                                    number, "round_undone", sender, old_entry=last)
+        written = await _store_fold(statements, folds, owners, stored, writer,
+                                    stored.entries[:-1], number, "round_undone", sender,
+                                    old_entry=last)
     _remember(folds, stored, writer, written, stored.entries[:-1])
     await _publish(broker, writer, match_id, written, "round_undone", number)
 
@@ -794,13 +791,14 @@ async def rename_seats(statements: Statements, folds: RecentFolds, match_id: str
 
 
 async def guide(
-    session: AsyncSession, match_id: str, authorization: str | None, body: dict[str, Any],
+    session: AsyncSession, owners: Owners, match_id: str, authorization: str | None,
+    body: dict[str, Any],
     number: int | None, wording: Wording,
 ) -> s.Guide:
     """The game's help for a partly entered round ``number`` (default: the next round)."""
     statements = EngineStatements(session)
     stored = await load(statements, match_id, entries=True)
-    await _require_read(statements, stored.record, authorization)
+    await _require_read(statements, owners, stored.record, authorization)
     number = len(stored.entries) + 1 if number is None else number
     if number > len(stored.entries) + 1:
         raise NotFound(_("Round {number} is neither recorded nor the next round of this match.",
@@ -821,11 +819,11 @@ async def guide(
     return s.Guide(stored.game.guide(unwrap_entry(body), setup, earlier, wording))
 
 
-async def history(session: AsyncSession, match_id: str,
+async def history(session: AsyncSession, owners: Owners, match_id: str,
                   authorization: str | None) -> list[s.HistoryItem]:
     statements = EngineStatements(session)
     stored = await load(statements, match_id)
-    await _require_read(statements, stored.record, authorization)
+    await _require_read(statements, owners, stored.record, authorization)
     rows = (await session.execute(
         select(AuditRow).where(col(AuditRow.match_id) == match_id).order_by(col(AuditRow.id))
     )).scalars().all()

@@ -34,10 +34,8 @@ import hmac
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated
 
-from litestar.params import HeaderParameter
-from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy import ColumnElement, Table, bindparam, exists, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel, col
 
@@ -45,8 +43,9 @@ from api.db.statements import Statements
 from api.edge import auth
 from api.edge.problems import Forbidden, NotFound, Unauthorized
 from api.i18n import Phrase, _
+from api.matches.owners import PHONE_ID_LENGTH, ReadOne, Sender
 from api.shared.live import Broker, Change
-from api.tournaments.models import PHONE_ID_LENGTH, TournamentRow, TournamentTableRow
+from api.tournaments.models import TournamentRow, TournamentTableRow
 from api.tournaments.results import table_result
 from scoring.game import AnyGame
 from scoring.match import FoldedMatch
@@ -67,12 +66,6 @@ def table_token(organiser_token: str, match_id: str) -> str:
 
 
 PHONE_MAC_BYTES = 16
-TablePhone = Annotated[str | None, HeaderParameter(
-    name="X-Table-Phone", min_length=3, max_length=100,
-    pattern=rf"^[A-Za-z0-9_-]{{1,{PHONE_ID_LENGTH}}}\.[A-Za-z0-9_-]+$",
-    description="The key this phone got when it opened the table's link (``openTablePhone``): "
-                "a table's result is confirmed from another phone than the one that entered it",
-)]
 WRONG_PHONE = _("This phone's key (X-Table-Phone) was not given for this table: open the "
                 "table's link again.")
 
@@ -191,28 +184,20 @@ class TableOfMatch:
     organiser_token_hash: str
 
 
-@dataclass(frozen=True, slots=True)
-class Sender:
-    """The phone a write came from, as it names itself: ``X-Device-Id`` and ``X-Table-Phone``."""
-
-    device_id: str | None = None
-    table_phone: str | None = None
-
-
 @dataclass(slots=True)
-class MatchWriter:
-    """Who writes to a match, and for a tournament table what the write must update."""
+class TableWriter:
+    """A write to a tournament table's match (organiser's or table's token): what it must
+    update (:class:`api.matches.owners.MatchWriter`)."""
 
     token_kind: str
-    table: TableOfMatch | None = None
-    tournament_version: int = 0
+    table: TableOfMatch
+    tournament_version: int
     action: str = ""
+    remembered: bool = False  # every write moves the tournament on: never in one statement
 
     async def record(self, statements: Statements, game: AnyGame, folded: FoldedMatch,
                      sender: Sender, action: str, at: datetime) -> None:
         """Store the table's new result and bump the tournament (same transaction)."""
-        if self.table is None:
-            return
         phone_id = None if self.token_kind != TABLE else table_phone_id(
             sender.table_phone, self.table.organiser_token_hash, self.table.match_id)
         places, shares = table_result(game, folded)
@@ -229,23 +214,47 @@ class MatchWriter:
 
     async def publish(self, broker: Broker) -> None:
         """After the commit: tell the tournament's subscribers about the change."""
-        if self.table is None:
-            return
         await broker.publish(events_channel(self.table.tournament_id), Change(
             self.tournament_version, f"table_{self.action}", self.table.round))
 
 
-async def match_writer(statements: Statements, match_id: str, write_token_hash: str,
-                       authorization: str | None) -> MatchWriter:
-    """Check a write to a match; for a tournament table lock the tournament and its table.
+class TableOwner:
+    """A tournament as the owner of its tables' matches (:class:`api.matches.owners.
+    MatchOwner`): it alone decides who writes them, and every write moves it on."""
 
-    Plain matches take their own write token. A table's match also takes the organiser token;
-    its table token is refused once the table is confirmed.
+    locks_every_write = True
+
+    def keeps(self, match_id: ColumnElement[str]) -> ColumnElement[bool]:
+        return exists().where(TABLES.c.match_id == match_id)
+
+    async def writer(self, statements: Statements, match_id: str, write_token_hash: str,
+                     authorization: str | None) -> TableWriter | None:
+        return await table_writer(statements, match_id, write_token_hash, authorization)
+
+    async def other_writer(self, statements: Statements, match_id: str,
+                           authorization: str | None) -> None:
+        return None  # a table's match is written by the tournament's tokens only
+
+    async def reads(self, read_one: ReadOne, match_id: str, authorization: str | None) -> bool:
+        return False  # a table's match is read with its table token or publicly
+
+    async def follow(self, statements: Statements, match_id: str, game: AnyGame,
+                     folded: FoldedMatch, action: str, at: datetime) -> None:
+        return None  # the table's writer stored its result: it knows which phone entered it
+
+
+async def table_writer(statements: Statements, match_id: str, write_token_hash: str,
+                       authorization: str | None) -> TableWriter | None:
+    """Check a write to a tournament table's match, locking the tournament and its table; None
+    for a match at no table.
+
+    A table's match takes the organiser token and its table token (its own write token), the
+    table token refused once the table is confirmed.
     """
     at_table = {"match_id": match_id}
     found = await statements.one(TABLE_OF_MATCH, at_table)
     if found is None:
-        return MatchWriter(auth.require_write(authorization, write_token_hash))
+        return None
     token = auth.bearer_token(authorization)
     tournament_id, number, table_number, _confirmed = found
     tournament = await statements.one(TOURNAMENT_FOR_WRITE, {"tournament_key": tournament_id})
@@ -257,9 +266,9 @@ async def match_writer(statements: Statements, match_id: str, write_token_hash: 
     assert locked is not None  # tables are never deleted
     table = TableOfMatch(tournament_id, number, table_number, match_id, organiser_hash)
     if holds(token, organiser_hash):
-        return MatchWriter(ORGANISER, table, version)
+        return TableWriter(ORGANISER, table, version)
     if not holds(token, write_token_hash):
         raise Forbidden(auth.CANNOT_CHANGE_MATCH)
     if locked[-1]:
         raise Forbidden(_("This table's result is confirmed: ask the organiser to correct it."))
-    return MatchWriter(TABLE, table, version)
+    return TableWriter(TABLE, table, version)

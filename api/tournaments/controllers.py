@@ -20,6 +20,7 @@ from api.edge.problems import (
     documented,
 )
 from api.i18n.http import choice_of
+from api.matches.owners import DEVICE_ID_LENGTH, DEVICE_ID_PATTERN, Sender, TablePhone
 from api.shared.requests import (
     EVENTS_DESCRIPTION,
     SECURITY,
@@ -31,8 +32,8 @@ from api.shared.requests import (
 from api.shared.spreadsheet import DecimalMark, Layout, Separator
 from api.tournaments import backup, export, service
 from api.tournaments import schemas as s
-from api.tournaments.access import Sender, TablePhone, events_channel
-from api.tournaments.models import DEVICE_ID_LENGTH, DEVICE_ID_PATTERN, TOURNAMENT_ID_LENGTH
+from api.tournaments.access import events_channel
+from api.tournaments.models import TOURNAMENT_ID_LENGTH
 from api.tournaments.reads import Answers
 
 MAX_BACKUP_BYTES = 16 * 1024 * 1024
@@ -68,12 +69,13 @@ class TournamentController(Controller):
     @post("/", operation_id="createTournament", status_code=201,
           raises=[BadRequest, Unprocessable],
           responses=documented(BadRequest, ContentTooLarge, Unprocessable))
-    async def create(self, request: Request[Any, Any, Any], session: Session,
+    async def create(self, request: Request[Any, Any, Any], state: State, session: Session,
                      data: JSONBody[s.NewTournament]) -> Response[s.CreatedTournament]:
         """Create a tournament; the answer holds the organiser token and a view token, once.
 
         With ``club`` it is the club's (``Authorization: Bearer <club token>``)."""
-        created = await service.create_tournament(session, data, authorization(request))
+        created = await service.create_tournament(session, state.tournament_host, data,
+                                                  authorization(request))
         return Response(created, status_code=201, headers={"Location": f"{self.path}/{created.id}"})
 
     @post("/import", operation_id="importTournament", status_code=201,
@@ -111,12 +113,12 @@ class TournamentController(Controller):
 
     @post("/{tournament_id:str}/players", operation_id="addPlayer", status_code=201,
           raises=WRITE, responses=documented(*WRITE), security=ORGANISER)
-    async def add_player(self, request: Request[Any, Any, Any],
+    async def add_player(self, request: Request[Any, Any, Any], state: State,
                          session: Session, tournament_id: TournamentId,
                          data: JSONBody[s.NewPlayer]) -> s.TournamentPlayer:
         """Register a player (organiser); a late entry plays from the next round."""
-        return await service.add_player(session, broker(request), tournament_id,
-                                        authorization(request), data)
+        return await service.add_player(session, broker(request), state.tournament_host,
+                                        tournament_id, authorization(request), data)
 
     @patch("/{tournament_id:str}/players/{player_id:int}", operation_id="changePlayer",
            raises=WRITE, responses=documented(*WRITE), security=ORGANISER)
@@ -145,8 +147,8 @@ class TournamentController(Controller):
                           tournament_id: TournamentId) -> Response[s.StartedRound]:
         """Seat every active player and create one match per table, with its table token."""
         started = await service.start_round(session, state.database, state.offload,
-                                            broker(request), tournament_id,
-                                            authorization(request))
+                                            broker(request), state.tournament_host,
+                                            tournament_id, authorization(request))
         # The StartedRound already encoded (perhaps by the helper process): sent as it is.
         return Response(started.body, status_code=201,  # type: ignore[arg-type]
                         media_type=MediaType.JSON)

@@ -13,17 +13,12 @@ from sqlalchemy import JSON, Boolean, DateTime, ForeignKeyConstraint, Integer, S
 from sqlmodel import Field, SQLModel
 
 from api.db.models import MATCH_ID_LENGTH, TOKEN_HASH_LENGTH
+from api.matches.owners import DEVICE_ID_LENGTH, PHONE_ID_LENGTH
 
 TOURNAMENT_ID_LENGTH = 16
 NAME_LENGTH = 100
 PLAYER_NAME_LENGTH = 40
 CLUB_LENGTH = 60
-DEVICE_ID_LENGTH = 100
-DEVICE_ID_PATTERN = r"^[!-~]+$"
-"""A device id is printable ASCII without spaces (the app sends a UUID): it never carries a
-control character into the database or a log line."""
-PHONE_ID_LENGTH = 16
-"""The public half of a table phone's key (see :mod:`api.tournaments.access`)."""
 
 
 class TournamentRow(SQLModel, table=True):

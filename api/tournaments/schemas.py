@@ -9,13 +9,12 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from api.clubs.models import CLUB_ID_LENGTH
+from api.db.models import CLUB_ID_LENGTH
 from api.games.schemas import RoundEntry
+from api.matches.owners import DEVICE_ID_LENGTH, DEVICE_ID_PATTERN
 from api.tournaments.limits import MAX_BACKUP_ITEMS, MAX_ROUNDS, MAX_TABLE_SIZE
 from api.tournaments.models import (
     CLUB_LENGTH,
-    DEVICE_ID_LENGTH,
-    DEVICE_ID_PATTERN,
     NAME_LENGTH,
     PLAYER_NAME_LENGTH,
 )

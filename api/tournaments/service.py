@@ -49,8 +49,6 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel, col
 
-from api.clubs import ledger, links
-from api.clubs.members import members_for
 from api.db.database import Database
 from api.db.models import MatchRow
 from api.db.statements import EngineStatements, Statements
@@ -68,6 +66,7 @@ from api.edge.problems import (
     unknown_game,
 )
 from api.i18n import Phrase, _, _n
+from api.matches.owners import Sender
 from api.matches.service import (
     INSERT_AUDIT,
     INSERT_MATCH,
@@ -86,7 +85,6 @@ from api.tournaments.access import (
     TABLE,
     TOURNAMENT_FOR_WRITE,
     UPDATE_TOURNAMENT,
-    Sender,
     events_channel,
     holds,
     lock_tournament,
@@ -99,6 +97,7 @@ from api.tournaments.access import (
     table_token,
     table_tokens,
 )
+from api.tournaments.hosts import TournamentHost
 from api.tournaments.models import (
     CLUB_LENGTH,
     NAME_LENGTH,
@@ -421,12 +420,13 @@ def _touch(row: TournamentRow, at: datetime) -> None:
     row.updated_at = at
 
 
-async def create_tournament(session: AsyncSession, body: s.NewTournament,
+async def create_tournament(session: AsyncSession, host: TournamentHost, body: s.NewTournament,
                             authorization: str | None = None) -> s.CreatedTournament:
-    """A new tournament; with ``club`` the club's (club token), its players club members."""
+    """A new tournament; with ``club`` its ``host``'s (the club's, club token), its players the
+    club's members."""
     game = check_settings(body)
-    if body.club is not None:
-        club_version = await links.open_club(EngineStatements(session), body.club, authorization)
+    hosted = None if body.club is None else await host.open(
+        EngineStatements(session), body.club, authorization)
     tokens = auth.new_tokens()
     at = now()
     row = TournamentRow(
@@ -441,11 +441,9 @@ async def create_tournament(session: AsyncSession, body: s.NewTournament,
         version=1, created_at=at, updated_at=at,
     )
     session.add(row)
-    if body.club is not None:
+    if hosted is not None:
         await session.flush()
-        statements = EngineStatements(session)
-        await links.link_tournament(statements, body.club, row.id, at)
-        await ledger.touch_club(statements, body.club, club_version, at)
+        await hosted.adopt(EngineStatements(session), row.id, at)
     await session.commit()
     view = tournament_view(row, (), (), ())
     return s.CreatedTournament(**msgspec.structs.asdict(view), token=tokens.write,
@@ -473,7 +471,8 @@ def _unique_name(name: str, players: Sequence[TournamentPlayerRow], own: int | N
                                         "club's initial.", value=name))])
 
 
-async def add_player(session: AsyncSession, broker: Broker, tournament_id: str,
+async def add_player(session: AsyncSession, broker: Broker, host: TournamentHost,
+                     tournament_id: str,
                      authorization: str | None, body: s.NewPlayer) -> s.TournamentPlayer:
     row = await lock_tournament(session, tournament_id)
     require_organiser(authorization, row)
@@ -492,31 +491,23 @@ async def add_player(session: AsyncSession, broker: Broker, tournament_id: str,
     )
     session.add(player)
     at = now()
-    await _seat_member(session, tournament_id, player.id, name, at)
+    await _seat_member(session, host, tournament_id, player.id, name, at)
     _touch(row, at)
     await session.commit()
     await _publish(broker, row, "player_added", None)
     return player_view(player)
 
 
-async def _seat_member(session: AsyncSession, tournament_id: str, player_id: int, name: str,
-                       at: datetime) -> None:
+async def _seat_member(session: AsyncSession, host: TournamentHost, tournament_id: str,
+                       player_id: int, name: str, at: datetime) -> None:
     """In a club's tournament, a new player is the club member of that name (made on first
     use); one member cannot play twice (422 at ``name``)."""
     statements = EngineStatements(session)
-    club_id = await links.club_of_tournament(statements, tournament_id)
-    if club_id is None:
+    hosted = await host.of(statements, tournament_id)
+    if hosted is None:
         return
     await session.flush()  # the player row, which the link refers to
-    _finished, version = await ledger.lock_club(statements, club_id)
-    (member,) = (await members_for(statements, club_id, [name], at, "name")).members
-    if member in (await links.members_of_players(statements, tournament_id)).values():
-        raise Unprocessable(_("A club member cannot play twice in one tournament."), errors=[
-            Fault("name", "same_member_twice", _(
-                '"{name}" is a club member who plays in this tournament already.',
-                name=name, member=member))])
-    await links.link_player(statements, club_id, tournament_id, player_id, member)
-    await ledger.touch_club(statements, club_id, version, at)
+    await hosted.seat(statements, tournament_id, player_id, name, at)
 
 
 async def change_player(session: AsyncSession, broker: Broker, tournament_id: str,
@@ -718,7 +709,7 @@ class RoundStarted:
 
 
 async def start_round(session: AsyncSession, database: Database, offload: Offload,
-                      broker: Broker, tournament_id: str,
+                      broker: Broker, host: TournamentHost, tournament_id: str,
                       authorization: str | None) -> RoundStarted:
     """``POST /tournaments/{id}/rounds``: seat round n, store its tables, tell the watchers.
 
@@ -729,23 +720,25 @@ async def start_round(session: AsyncSession, database: Database, offload: Offloa
     require_organiser(authorization, row)
     if await is_big(session, tournament_id):
         await session.rollback()
-        started = await offload.run(seat_round_in_helper, tournament_id, authorization)
+        started = await offload.run(seat_round_in_helper, host, tournament_id, authorization)
     else:
-        started = await seat_round(database, session, tournament_id, authorization)
+        started = await seat_round(database, session, host, tournament_id, authorization)
     await broker.publish(events_channel(tournament_id),
                          Change(started.version, "round_started", started.number))
     return started
 
 
-async def seat_round_in_helper(database: Database, tournament_id: str,
+async def seat_round_in_helper(database: Database, host: TournamentHost, tournament_id: str,
                                authorization: str | None) -> RoundStarted:
     """The helper's job (:meth:`api.server.offload.Offload.run`)."""
     async with database.sessions() as session:
-        return await seat_round(database, session, tournament_id, authorization, LOCK_POLL)
+        return await seat_round(database, session, host, tournament_id, authorization,
+                                LOCK_POLL)
 
 
-async def seat_round(database: Database, session: AsyncSession, tournament_id: str,
-                     authorization: str | None, poll: float | None = None) -> RoundStarted:
+async def seat_round(database: Database, session: AsyncSession, host: TournamentHost,
+                     tournament_id: str, authorization: str | None,
+                     poll: float | None = None) -> RoundStarted:
     """Seat round n and store it. ``session`` has no write transaction yet: the seating and the
     tables' matches are worked out on a thread from what a read finds, and only then is the
     tournament locked and the round stored, all in one write transaction (``database``'s,
@@ -768,7 +761,7 @@ async def seat_round(database: Database, session: AsyncSession, tournament_id: s
             asked = await _seating_asked(session, row)
             await session.rollback()
             prepared = await asyncio.to_thread(_prepare_round, asked, organiser_token, now())
-        await _store_round(statements, tournament_id, prepared, version)
+        await _store_round(statements, host, tournament_id, prepared, version)
     number = prepared.asked.number
     return RoundStarted(number, version + 1, msgspec.json.encode(s.StartedRound(
         number=number, tables=[
@@ -781,22 +774,18 @@ async def seat_round(database: Database, session: AsyncSession, tournament_id: s
 INSERT_TOURNAMENT_ROUND = SQLModel.metadata.tables[TournamentRoundRow.__tablename__].insert()
 
 
-async def _store_round(statements: Statements, tournament_id: str, prepared: _Prepared,
-                       version: int) -> None:
-    """The round's rows, its tables' matches and club links, and the tournament moved on."""
+async def _store_round(statements: Statements, host: TournamentHost, tournament_id: str,
+                       prepared: _Prepared, version: int) -> None:
+    """The round's rows, its tables' matches (its host's too), and the tournament moved on."""
     number, at = prepared.asked.number, prepared.at
     await statements.run(INSERT_TOURNAMENT_ROUND, {
         "tournament_id": tournament_id, "number": number, "report": prepared.seated.report,
         "started_at": at})
     await insert_tables(statements, prepared.tables, prepared.matches)
-    club_id = await links.club_of_tournament(statements, tournament_id)
-    if club_id is not None:
-        members = await links.members_of_players(statements, tournament_id)
-        for table in prepared.tables:
-            await links.link_match(statements, club_id, table["match_id"], prepared.asked.game,
-                                   [members[p] for p in table["players"]], at, tournament_id)
-        _finished, club_version = await ledger.lock_club(statements, club_id)
-        await ledger.touch_club(statements, club_id, club_version, at)
+    hosted = await host.of(statements, tournament_id)
+    if hosted is not None:
+        await hosted.adopt_tables(statements, tournament_id, prepared.asked.game, [
+            (table["match_id"], table["players"]) for table in prepared.tables], at)
     await statements.run(UPDATE_TOURNAMENT, {
         "tournament_key": tournament_id, "plan": prepared.seated.plan, "current_round": number,
         "status": "running", "version": version + 1, "updated_at": at})

@@ -18,7 +18,7 @@ from litestar.testing import AsyncTestClient
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from api.app import create_app
+from api.app import create_app, match_owners
 from api.db import group_sync
 from api.db.database import Database
 from api.db.engine import create_engine
@@ -94,8 +94,8 @@ async def test_a_write_on_the_loop_waits_for_the_disk_unless_synchronous_is_norm
     database = Database(create_engine(database_url, synchronous=synchronous),
                         synchronous=synchronous)
     try:
-        await create_match(database, RecentFolds(), NewMatch(game="tschau-sepp",
-                                                             players=["Ann", "Bea"]))
+        await create_match(database, RecentFolds(), match_owners(),
+                           NewMatch(game="tschau-sepp", players=["Ann", "Bea"]))
     finally:
         await database.close()
     assert disk_events[0] == "commit"

@@ -1,5 +1,5 @@
 """On PostgreSQL a match is made in one statement (``service.MATCH_MADE_IN_ONE_STATEMENT``) and a
-round of a match this process wrote last is recorded in one (``service.ROUND_IN_ONE_STATEMENT``)
+round of a match this process wrote last is recorded in one (``service.round_in_one_statement``)
 instead of a transaction: they must store exactly what the locked way stores, and a round must
 give way to it whenever the match is not as this process left it."""
 
