@@ -1,6 +1,6 @@
 // Service worker: the app from a cache named after its version, API reads network-first with the
 // last answer as fallback, writes never cached; background sync replays the outbox.
-// precache.js is written by the server from the app's files (api/app_files.py): every file and a
+// precache.js is written by the server from the app's files (api/server/app_files.py): every file and a
 // version made from their contents. The server also ends this file with a line naming that
 // version, so any changed file changes the worker and the browser installs the new one: no number
 // to bump.

@@ -572,7 +572,27 @@ async def record_round(
     authorization: str | None, body: dict[str, Any], idempotency: Idempotency | None,
     sender: Sender = NOBODY,
 ) -> s.RoundWritten | Replay:
-    """Append a round; with ``idempotency`` when the client sent a key."""
+    """Append a round; with ``idempotency`` when the client sent a key. The one way in for a
+    new round: which of the two paths stores it is decided here and nowhere else.
+
+    - **One statement** (:func:`_record_known_round`), tried first, on PostgreSQL only: the
+      round is folded onto the match as this process last wrote it (else as one unlocked read
+      finds it stored) and written by a statement that writes only if the match is still at
+      that version, the key is new, and no owner locks the write (:func:`round_in_one_statement`:
+      a tournament's table always; a club's match when the round finishes it). It is taken for
+      a request with the match's own write token whose round folds.
+    - **The locked way** (:func:`_record_locked_round`) in every other case, and whenever the
+      statement wrote nothing: SQLite, a table's or an owner's token, a round that finishes a
+      club's match, a replayed key, a round the fold refuses (its 4xx is answered from the
+      rounds stored now), a race lost to another writer. The match row is locked and read, the
+      writer and owners decide and record (:class:`api.matches.owners.Owners`), all in one
+      transaction.
+
+    Both store the same rows (``tests/api/test_one_statement_rounds.py`` compares them) and
+    publish the same change after the commit. They stay two paths: the locked way needs the
+    row lock to let owners change their own rows in the transaction, which the one statement
+    cannot do, and folding it into the statement's shape would cost the dozen round trips the
+    statement saves (``bench/load.py`` on PostgreSQL)."""
     entry = unwrap_entry(body)
     found = await _record_known_round(database, folds, owners, match_id, authorization, entry,
                                       idempotency)
