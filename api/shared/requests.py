@@ -44,6 +44,14 @@ EVENTS_DESCRIPTION = (
 )
 
 
+class Comment(ServerSentEventMessage):
+    """A comment line alone (``: ping``). Litestar adds an empty ``data:`` line to every
+    message, which makes each browser fire an empty ``message`` event for a keep-alive."""
+
+    def encode(self) -> bytes:
+        return f": {self.comment}\r\n\r\n".encode()
+
+
 def _current(version: int) -> ServerSentEventMessage:
     return ServerSentEventMessage(event="current", data=f'{{"version":{version}}}')
 
@@ -55,13 +63,13 @@ async def change_events(
     with the ``version()`` read after subscribing (a change committed later is heard, one
     committed earlier is in that version), then each change, with pings in between."""
     async with live.subscribe(key) as queue:
-        yield ServerSentEventMessage(comment="subscribed")
+        yield Comment(comment="subscribed")
         yield _current(await version())
         while True:
             try:
                 change = await asyncio.wait_for(queue.get(), PING_SECONDS)
             except TimeoutError:
-                yield ServerSentEventMessage(comment="ping")
+                yield Comment(comment="ping")
                 continue
             if change is RESYNC:
                 yield _current(await version())
