@@ -21,7 +21,6 @@ any error.
 
 from __future__ import annotations
 
-import secrets
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -53,6 +52,7 @@ from api.edge.problems import Fault, Unprocessable, name_field
 from api.i18n import _
 from api.matches.service import AUDIT, MATCH_ID_BYTES, made_match, now, utc
 from api.matches.service import ROUNDS as MATCH_ROUNDS
+from api.shared.ids import new_id
 from api.shared.imports import HIDDEN, Turns
 from api.tournaments.backup import PLAYERS, ROUNDS, TOURNAMENTS, rebuild, tournament_backup
 from api.tournaments.models import TournamentTableRow
@@ -273,7 +273,7 @@ def _plan(body: s.ClubBackup) -> _Planned:
     assert name is not None
     tokens = auth.new_tokens()
     at = now()
-    club_id = secrets.token_urlsafe(CLUB_ID_BYTES)
+    club_id = new_id(CLUB_ID_BYTES)
     club: dict[str, Any] = {"id": club_id, "name": name, "token_hash": HIDDEN,
                             "view_token_hash": HIDDEN, "finished": 0, "version": 1,
                             "created_at": at, "updated_at": at}
@@ -306,7 +306,7 @@ def _plan(body: s.ClubBackup) -> _Planned:
             problems += fold_problem(error, path)
             continue
         _check_finished(played.finished, folded, f"{path}.finished", seen, problems)
-        match_id = secrets.token_urlsafe(MATCH_ID_BYTES)
+        match_id = new_id(MATCH_ID_BYTES)
         created_at = utc(played.created_at)
         _match_rows(made_match(match_id, game, folded, played.private, auth.new_tokens(),
                                created_at, access.CLUB), rows)

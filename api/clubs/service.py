@@ -22,7 +22,6 @@ Decisions:
 
 from __future__ import annotations
 
-import secrets
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -56,6 +55,7 @@ from api.edge.problems import (
 from api.i18n import Words, _
 from api.matches.folds import RecentFolds
 from api.matches.service import now, rename_seats, utc
+from api.shared.ids import new_id
 from api.shared.imports import HIDDEN
 from api.shared.live import Broker, Change
 from api.tournaments.models import TournamentPlayerRow, TournamentRow
@@ -519,7 +519,7 @@ async def add_club(session: AsyncSession, name: str) -> tuple[ClubRecord, auth.T
     """Insert a new club with fresh tokens (stored as hashes) in the caller's transaction."""
     tokens = auth.new_tokens()
     at = now()
-    club = ClubRecord(id=secrets.token_urlsafe(CLUB_ID_BYTES), name=name,
+    club = ClubRecord(id=new_id(CLUB_ID_BYTES), name=name,
                       token_hash=auth.token_hash(tokens.write),
                       view_token_hash=auth.token_hash(tokens.view), finished=0, version=1,
                       created_at=at, updated_at=at)

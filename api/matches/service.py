@@ -80,6 +80,7 @@ from api.i18n import Phrase, _, _n
 from api.matches import schemas as s
 from api.matches.folds import MatchRecord, RecentFolds, Stored
 from api.matches.owners import NOBODY, Announcement, MatchWriter, Owners, Sender, TokenWriter
+from api.shared.ids import new_id
 from api.shared.live import Broker, Change
 from scoring import registry
 from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
@@ -384,7 +385,7 @@ async def create_match(database: Database, folds: RecentFolds, owners: Owners,
     tokens = auth.new_tokens()
     at = now()
     record = MatchRecord(
-        id=secrets.token_urlsafe(MATCH_ID_BYTES), game=game.id, players=list(setup.players),
+        id=new_id(MATCH_ID_BYTES), game=game.id, players=list(setup.players),
         options=game.options_json(setup.options), private=body.private,
         write_token_hash=auth.token_hash(tokens.write),
         view_token_hash=auth.token_hash(tokens.view), version=1, created_at=at,

@@ -13,7 +13,6 @@ to the original's. Everything is checked before anything is stored, with paths i
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +36,7 @@ from api.matches.service import (
     now,
 )
 from api.matches.service import ROUNDS as MATCH_ROUNDS
+from api.shared.ids import new_id
 from api.shared.imports import HIDDEN, Turns
 from api.tournaments import schemas as s
 from api.tournaments.access import ORGANISER, require_organiser, table_tokens
@@ -198,7 +198,7 @@ def rebuild(body: s.Backup) -> Rebuilt:
         raise Unprocessable(_("The backup does not describe a tournament."), errors=problems)
     tokens = auth.new_tokens()
     at = now()
-    tournament_id = secrets.token_urlsafe(TOURNAMENT_ID_BYTES)
+    tournament_id = new_id(TOURNAMENT_ID_BYTES)
     finished = len(body.rounds) == settings.rounds and all(
         t.confirmed for t in body.rounds[-1].tables)
     row = TournamentRow(
@@ -232,7 +232,7 @@ def rebuild(body: s.Backup) -> Rebuilt:
             if table.confirmed and not folded.finished:
                 problems.append(Fault(f"rounds[{i}].tables[{j}].confirmed", "not_finished",
                                       _("Only a finished match can be confirmed.")))
-            match_id = secrets.token_urlsafe(MATCH_ID_BYTES)
+            match_id = new_id(MATCH_ID_BYTES)
             matches.append(made_match(match_id, game, folded, settings.private,
                                       table_tokens(tokens.write, match_id), at, ORGANISER))
             places, shares = table_result(game, folded)

@@ -77,6 +77,7 @@ from api.matches.service import (
     utc,
 )
 from api.server.offload import Offload
+from api.shared.ids import new_id
 from api.shared.imports import LOCK_POLL
 from api.shared.live import Broker, Change
 from api.tournaments import schemas as s
@@ -430,7 +431,7 @@ async def create_tournament(session: AsyncSession, host: TournamentHost, body: s
     tokens = auth.new_tokens()
     at = now()
     row = TournamentRow(
-        id=secrets.token_urlsafe(TOURNAMENT_ID_BYTES), name=body.name.strip(), game=game.id,
+        id=new_id(TOURNAMENT_ID_BYTES), name=body.name.strip(), game=game.id,
         options=body.options, rounds=body.rounds, table_size=body.table_size,
         seating=body.seating,
         seed=secrets.randbelow(s.MAX_SEED + 1) if body.seed is None else body.seed,
@@ -687,7 +688,7 @@ def _prepare_round(asked: _SeatingAsked, organiser_token: str, at: datetime) -> 
                 _("The tournament's match options do not fit table {table} of {players} players.",
                   table=index, players=len(seats)),
                 errors=field_problems(invalid.errors)) from None
-        match_id = secrets.token_urlsafe(MATCH_ID_BYTES)
+        match_id = new_id(MATCH_ID_BYTES)
         matches.append(made_match(match_id, game, folded, asked.private,
                                   table_tokens(organiser_token, match_id), at, ORGANISER))
         places, shares = table_result(game, folded)
