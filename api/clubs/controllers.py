@@ -125,8 +125,8 @@ class ClubController(Controller):
            responses=documented(*WRITE), security=TOKEN)
     async def rename(self, request: Request[Any, Any, Any], session: Session, club_id: ClubId,
                      data: JSONBody[s.ClubChange]) -> s.Club:
-        """Give the club a new name (club token)."""
-        return await service.rename_club(session, broker(request), club_id,
+        """Give the club a new name or time zone (club token)."""
+        return await service.change_club(session, broker(request), club_id,
                                          authorization(request), data)
 
     @get("/{club_id:str}/players", operation_id="clubPlayers", raises=READ,
