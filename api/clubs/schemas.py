@@ -42,6 +42,30 @@ class MemberChange(msgspec.Struct, forbid_unknown_fields=True):
     name: MemberName
 
 
+MAX_NEW_MEMBERS = 500
+
+
+class NewClubMembers(msgspec.Struct, forbid_unknown_fields=True):
+    """Members to add by name before they play (a list pasted in, one name a line)."""
+
+    names: Annotated[list[Annotated[str, msgspec.Meta(max_length=200)]],
+                     msgspec.Meta(min_length=1, max_length=MAX_NEW_MEMBERS)]
+
+
+class AddedClubMember(msgspec.Struct):
+    """A member a name of the list is: ``added`` when the list made them, else already one."""
+
+    id: int
+    name: str
+    added: bool
+
+
+class AddedClubMembers(msgspec.Struct):
+    """Each member the names are, once, in the order first named."""
+
+    players: list[AddedClubMember]
+
+
 class MemberMerge(msgspec.Struct, forbid_unknown_fields=True):
     """Merge the member of the path into ``into``: two spellings of one person."""
 
@@ -300,6 +324,6 @@ class ClubBackup(msgspec.Struct, forbid_unknown_fields=True):
     time_zone: TimeZone = "Europe/Zurich"
 
 
-CLOSED_REQUEST_BODIES = (NewClub, ClubChange, MemberChange, MemberMerge, ClubBackup,
+CLOSED_REQUEST_BODIES = (NewClub, ClubChange, MemberChange, NewClubMembers, MemberMerge, ClubBackup,
                          BackupMember, BackupFinish, BackupClubMatch, BackupTablePlayer,
                          BackupTableFinish, BackupClubTournament)

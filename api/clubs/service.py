@@ -38,7 +38,7 @@ from api.clubs import schemas as s
 from api.clubs.evenings import DEFAULT_TIME_ZONE, evening, time_zone_of
 from api.clubs.export import ClubExport, ClubResult
 from api.clubs.links import TOURNAMENT_PLAYERS, TOURNAMENTS
-from api.clubs.members import MEMBERS, name_key
+from api.clubs.members import MEMBERS, members_named, name_key
 from api.clubs.models import CLUB_NAME_LENGTH, MEMBER_NAME_LENGTH
 from api.clubs.ratings import Rating
 from api.clubs.statistics import Statistics, replayed
@@ -606,6 +606,30 @@ async def _member_view(session: AsyncSession, club_id: str, member_id: int) -> s
             games[stored.game] = game_statistics(game, stored.statistics, stored.rating,
                                                  stored.rated)
     return s.ClubMember(member.id, member.shown, member.aliases, games)
+
+
+async def add_members(session: AsyncSession, broker: Broker, club_id: str,
+                      authorization: str | None, body: s.NewClubMembers) -> s.AddedClubMembers:
+    """Members by name before they play: each name's member, made where there is none (names
+    are checked as every member's name; 422 at ``names[i]``)."""
+    problems: list[Fault] = []
+    names = [name_field(name, f"names[{i}]", problems, maximum=MEMBER_NAME_LENGTH,
+                        blank=MEMBER_NAME_NEEDED) for i, name in enumerate(body.names)]
+    if problems:
+        raise Unprocessable(_("These names cannot be used."), errors=problems)
+    club, version = await _writable(session, club_id, authorization)
+    statements = EngineStatements(session)
+    named = await members_named(statements, club.id, [n for n in names if n is not None],
+                                now())
+    change = await ledger.touch_club(statements, club.id, version, now()) \
+        if named.created else None
+    await session.commit()
+    if change is not None:
+        await _publish(broker, change, "members_added")
+    members = await members_of(session, club.id)
+    return s.AddedClubMembers([
+        s.AddedClubMember(member, members[member].shown, member in named.created)
+        for member in named.members])
 
 
 async def rename_member(session: AsyncSession, broker: Broker, club_id: str, member_id: int,
