@@ -780,20 +780,24 @@ async def read_results(session: AsyncSession, club: ClubRecord,
     """Every member's result in every finished club match, in the order they finished."""
     members = await members_of(session, club.id)
     seats, matches, ratings = ledger.SEATS, ledger.CLUB_MATCHES, ledger.RATINGS
-    query = select(seats.c.finish, matches.c.finished_at, seats.c.match_id, seats.c.game,
+    query = select(seats.c.finish, matches.c.finished_at, matches.c.played_at,
+                   MATCHES.c.location, seats.c.match_id, seats.c.game,
                    seats.c.member_id, seats.c.rank, seats.c.won, seats.c.rounds,
                    seats.c.measures, ratings.c.mu, ratings.c.sigma).join(
-        matches, matches.c.match_id == seats.c.match_id).outerjoin(
+        matches, matches.c.match_id == seats.c.match_id).join(
+        MATCHES, MATCHES.c.id == seats.c.match_id).outerjoin(
         ratings, and_(ratings.c.club_id == seats.c.club_id, ratings.c.finish == seats.c.finish,
                       ratings.c.member_id == seats.c.member_id)).where(
         seats.c.club_id == club.id, seats.c.finish.is_not(None)).order_by(
         seats.c.finish, seats.c.seat)
     results = []
-    for finish, at, match_id, game, member, rank, won, rounds, totals, mu, sigma \
-            in await session.execute(query):
+    for finish, at, played_at, location, match_id, game, member, rank, won, rounds, totals, \
+            mu, sigma in await session.execute(query):
         person = member_in(members, member, listed=False)
         results.append(ClubResult(
-            finish=finish, finished_at=utc(at), match=match_id, game=game, player=person.id,
+            finish=finish, finished_at=utc(at), played_at=utc(played_at),
+            evening=evening(utc(played_at), club.time_zone), location=location,
+            match=match_id, game=game, player=person.id,
             name=person.named(words), rank=rank, won=bool(won), rounds=rounds, totals=totals,
             rating=None if mu is None else rating_of(mu, sigma)))
     return results
