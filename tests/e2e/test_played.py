@@ -55,6 +55,8 @@ def test_a_sheet_typed_in_later_keeps_its_evening_and_place(
     page.fill("#opt-games", "1")
     page.get_by_role("button", name="Start match").click()
     expect(page.locator("form.entry-form")).to_be_visible(timeout=SAVED)
+    expect(page.locator(".match-head .played")).to_have_count(0)  # the round has the room
+    page.get_by_role("link", name="Standings").click()
     expect(page.locator(".match-head .played")).to_contain_text("Nov 20, 2026")
     expect(page.locator(".match-head .played")).to_contain_text("Rössli")
     fits_the_phone(page)
