@@ -33,6 +33,7 @@ from sqlmodel import SQLModel
 
 from api.clubs import access, ledger, links
 from api.clubs import schemas as s
+from api.clubs.evenings import time_zone_of
 from api.clubs.members import MEMBERS, name_key
 from api.clubs.models import CLUB_NAME_LENGTH, MEMBER_NAME_LENGTH
 from api.clubs.service import (
@@ -50,6 +51,7 @@ from api.edge import auth
 from api.edge.bodies import decode_body
 from api.edge.problems import Fault, Unprocessable, name_field
 from api.i18n import _
+from api.matches.played import location_of
 from api.matches.service import AUDIT, MATCH_ID_BYTES, made_match, now, utc
 from api.matches.service import ROUNDS as MATCH_ROUNDS
 from api.shared.ids import new_id
@@ -85,12 +87,12 @@ async def backup(session: AsyncSession, club_id: str, authorization: str | None)
         entries[match_id].append(entry)
     matches: list[s.BackupClubMatch] = []
     finishes: dict[str, s.BackupFinish | None] = {}
-    for match_id, game, players, options, private, created_at, finish, finished_at, tournament \
-            in await session.execute(
+    for match_id, game, players, options, private, created_at, finish, finished_at, tournament, \
+            played_at, location in await session.execute(
                 select(club_matches.c.match_id, club_matches.c.game, MATCHES.c.players,
                        MATCHES.c.options, MATCHES.c.private, club_matches.c.created_at,
                        club_matches.c.finish, club_matches.c.finished_at,
-                       club_matches.c.tournament_id)
+                       club_matches.c.tournament_id, MATCHES.c.played_at, MATCHES.c.location)
                 .join(MATCHES, MATCHES.c.id == club_matches.c.match_id)
                 .where(club_matches.c.club_id == club.id)
                 .order_by(club_matches.c.created_at, club_matches.c.match_id)):
@@ -100,7 +102,7 @@ async def backup(session: AsyncSession, club_id: str, authorization: str | None)
             matches.append(s.BackupClubMatch(
                 game=game, players=list(players), members=seated[match_id], options=options,
                 entries=entries[match_id], created_at=utc(created_at), finished=finished,
-                private=private))
+                private=private, played_at=utc(played_at), location=location))
     tournaments = []
     for tournament_id, created_at in await session.execute(
             select(links.TOURNAMENTS.c.tournament_id, links.TOURNAMENTS.c.created_at)
@@ -124,7 +126,8 @@ async def backup(session: AsyncSession, club_id: str, authorization: str | None)
             finished=sorted(table_finishes, key=lambda f: f.finish),
             created_at=utc(created_at)))
     return s.ClubBackup(format="tafelrunde-club", version=1, name=club.name, members=members,
-                        matches=matches, tournaments=tournaments, exported_at=now())
+                        matches=matches, tournaments=tournaments, exported_at=now(),
+                        time_zone=club.time_zone)
 
 
 TABLES: Table = SQLModel.metadata.tables[TournamentTableRow.__tablename__]
@@ -235,15 +238,15 @@ def _check_finished(finished: s.BackupFinish | None, folded: FoldedMatch, path: 
 def _club_match(club_id: str, match_id: str, game: AnyGame, folded: FoldedMatch,
                 members: list[int], at: datetime, finished: s.BackupFinish | None,
                 tournament_id: str | None, rows: Rows,
-                counted: list[ledger.Finished]) -> None:
+                counted: list[ledger.Finished], played_at: datetime | None = None) -> None:
     """The rows that make a match (stored before) the club's, with its result when it finished;
-    a finished one also goes to ``counted``."""
+    a finished one also goes to ``counted``. ``played_at`` defaults to ``at``."""
     results = ledger.seat_results(game, folded) if finished is not None else {}
     rows.append((ledger.CLUB_MATCHES, {
         "match_id": match_id, "club_id": club_id, "tournament_id": tournament_id,
         "game": game.id, "finish": None if finished is None else finished.finish,
         "finished_at": None if finished is None else utc(finished.finished_at),
-        "created_at": at}))
+        "created_at": at, "played_at": at if played_at is None else played_at}))
     rows += [(ledger.SEATS, {
         "match_id": match_id, "seat": seat, "club_id": club_id, "member_id": member,
         "game": game.id, "finish": None if finished is None else finished.finish,
@@ -271,12 +274,13 @@ def _plan(body: s.ClubBackup) -> _Planned:
     if problems:
         raise Unprocessable(_("The backup does not describe a club."), errors=problems)
     assert name is not None
+    time_zone = time_zone_of(body.time_zone)
     tokens = auth.new_tokens()
     at = now()
     club_id = new_id(CLUB_ID_BYTES)
     club: dict[str, Any] = {"id": club_id, "name": name, "token_hash": HIDDEN,
                             "view_token_hash": HIDDEN, "finished": 0, "version": 1,
-                            "created_at": at, "updated_at": at}
+                            "created_at": at, "updated_at": at, "time_zone": time_zone}
     rows: Rows = [(ledger.CLUBS, club)]
     rows += [(MEMBERS, {
         "club_id": club_id, "id": m.id, "name": None if m.name is None else m.name.strip(),
@@ -308,10 +312,18 @@ def _plan(body: s.ClubBackup) -> _Planned:
         _check_finished(played.finished, folded, f"{path}.finished", seen, problems)
         match_id = new_id(MATCH_ID_BYTES)
         created_at = utc(played.created_at)
+        played_at = created_at if played.played_at is None else utc(played.played_at)
+        try:
+            location = location_of(played.location)
+        except Unprocessable as refused:
+            problems += [Fault(f"{path}.{fault.path}", fault.code, fault.text)
+                         for fault in refused.errors]
+            continue
         _match_rows(made_match(match_id, game, folded, played.private, auth.new_tokens(),
-                               created_at, access.CLUB), rows)
+                               created_at, access.CLUB, played_at, location), rows)
         _club_match(club_id, match_id, game, folded, played.members, created_at,
-                    played.finished if folded.finished else None, None, rows, counted)
+                    played.finished if folded.finished else None, None, rows, counted,
+                    played_at)
     for i, tournament in enumerate(body.tournaments):
         path = f"tournaments[{i}]"
         if problems:

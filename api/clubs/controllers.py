@@ -125,8 +125,8 @@ class ClubController(Controller):
            responses=documented(*WRITE), security=TOKEN)
     async def rename(self, request: Request[Any, Any, Any], session: Session, club_id: ClubId,
                      data: JSONBody[s.ClubChange]) -> s.Club:
-        """Give the club a new name (club token)."""
-        return await service.rename_club(session, broker(request), club_id,
+        """Give the club a new name or time zone (club token)."""
+        return await service.change_club(session, broker(request), club_id,
                                          authorization(request), data)
 
     @get("/{club_id:str}/players", operation_id="clubPlayers", raises=READ,
@@ -135,6 +135,17 @@ class ClubController(Controller):
                       club_id: ClubId) -> Response[list[s.ClubMember]]:
         """Every member with their statistics and rating per game played."""
         return await answers(request).read(session, "players", club_id, authorization(request))
+
+    @post("/{club_id:str}/players", operation_id="addClubPlayers", status_code=201,
+          raises=WRITE, responses=documented(*WRITE), security=TOKEN)
+    async def add_players(self, request: Request[Any, Any, Any], session: Session,
+                          club_id: ClubId,
+                          data: JSONBody[s.NewClubMembers]) -> s.AddedClubMembers:
+        """Add members by name before they ever play (club token): each name's member once,
+        ``added`` for those the list made; a name that is a member already (ignoring case and
+        surrounding spaces, or another spelling merged into one) answers that member."""
+        return await service.add_members(session, broker(request), club_id,
+                                         authorization(request), data)
 
     @get("/{club_id:str}/players/{member_id:int}", operation_id="clubPlayer", raises=READ,
          responses=documented(*READ), security=TOKEN)

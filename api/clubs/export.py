@@ -1,7 +1,9 @@
 """A club's results and statistics as CSV (the one writer, :mod:`api.shared.spreadsheet`) and JSON.
 
 - **Results**: one row per member and finished club match (tournament tables included), in the
-  order the matches finished: when, which match and game, the member, their rank, whether they
+  order the matches finished (the order their ratings were reckoned in): when it finished, when
+  it was played, its evening (the local date in the club's time zone) and place, which match and
+  game, the member, their rank, whether they
   won, the rounds played, the standings totals the game's measures are made of (a column per
   total of every game, empty for another game's), and the rating after the match (empty where
   the match rated nobody, Sea Change solo).
@@ -16,7 +18,7 @@ stable keys, numbers unrounded, ``null`` where a value is absent.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 import msgspec
 
@@ -26,13 +28,14 @@ from api.shared.spreadsheet import Cell, Layout, SheetWords, csv_bytes
 from scoring import registry
 from scoring.messages import Vocabulary
 
-RESULT_COLUMNS = ("finish", "finished_at", "match", "game", "player", "name", "rank", "won",
-                  "rounds")
+RESULT_COLUMNS = ("finish", "finished_at", "played_at", "evening", "location", "match", "game",
+                  "player", "name", "rank", "won", "rounds")
 RATING_COLUMNS = ("mu", "sigma", "ordinal")
 STATISTICS_COLUMNS = ("player", "name", "game", "played", "won", "win_rate", "rounds", "streak",
                       "longest_streak")
 HEADINGS = Vocabulary("a column heading of a club's export", {
-    "finish": "no.", "finished_at": "finished", "match": "match", "game": "game",
+    "finish": "no.", "finished_at": "finished", "played_at": "played on", "evening": "evening",
+    "location": "place", "match": "match", "game": "game",
     "player": "member no.", "name": "name", "rank": "rank", "won": "won", "rounds": "rounds",
     "mu": "mu", "sigma": "sigma", "ordinal": "rating (mu − 3 sigma)", "played": "played",
     "win_rate": "win rate", "streak": "streak", "longest_streak": "longest winning streak",
@@ -56,6 +59,10 @@ class ClubResult(msgspec.Struct):
 
     finish: int
     finished_at: datetime
+    played_at: datetime
+    evening: date
+    """The date of ``played_at`` in the club's time zone."""
+    location: str | None
     match: str
     game: str
     player: int
@@ -107,7 +114,8 @@ def results_rows(results: list[ClubResult], words: SheetWords) -> list[list[Cell
     for result in results:
         rating = result.rating
         rows.append([
-            result.finish, result.finished_at.isoformat(), result.match,
+            result.finish, result.finished_at.isoformat(), result.played_at.isoformat(),
+            result.evening.isoformat(), result.location, result.match,
             _game_name(result.game), result.player, result.name, result.rank,
             words.flag(result.won), result.rounds, *(result.totals.get(t) for t in totals),
             *((rating.mu, rating.sigma, rating.ordinal) if rating else (None, None, None))])

@@ -56,11 +56,13 @@ async def open_club(statements: Statements, club_id: str, authorization: str | N
 
 async def link_match(statements: Statements, club_id: str, match_id: str, game_id: str,
                      members: Sequence[int], at: datetime,
-                     tournament_id: str | None = None) -> None:
-    """Make a new match (already stored) the club's, with ``members`` at its seats."""
+                     tournament_id: str | None = None, played_at: datetime | None = None) -> None:
+    """Make a new match (already stored) the club's, with ``members`` at its seats;
+    ``played_at`` defaults to ``at``."""
     await statements.run(INSERT_CLUB_MATCH, {
         "match_id": match_id, "club_id": club_id, "tournament_id": tournament_id,
-        "game": game_id, "finish": None, "finished_at": None, "created_at": at})
+        "game": game_id, "finish": None, "finished_at": None, "created_at": at,
+        "played_at": at if played_at is None else played_at})
     await statements.run(INSERT_SEAT, [
         {"match_id": match_id, "seat": seat, "club_id": club_id, "member_id": member,
          "game": game_id, "finish": None, "side": None, "rank": None, "won": None,

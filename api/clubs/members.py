@@ -35,10 +35,31 @@ def name_key(name: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Seated:
-    """The members of a new match's seats, in seat order, and which of them are new."""
+    """The members of a new match's seats in seat order (or of a list of names), and which of
+    them are new."""
 
     members: list[int]
     created: list[int]
+
+
+async def _member(statements: Statements, club_id: str, name: str, at: datetime,
+                  made: list[int]) -> int:
+    """The member of ``name``; made, numbered after the club's last one and added to ``made``,
+    when there is none (``made``: the members this transaction made so far)."""
+    found = await statements.one(MEMBER_BY_KEY, {"club_key": club_id,
+                                                 "name_key": name_key(name)})
+    if found is not None:
+        return int(found[1] or found[0])
+    if made:
+        member = made[-1] + 1
+    else:
+        row = await statements.one(LAST_MEMBER, {"club_key": club_id})
+        member = (int(row[0]) if row else 0) + 1
+    made.append(member)
+    await statements.run(INSERT_MEMBER, {
+        "club_id": club_id, "id": member, "name": name.strip(), "key": name_key(name),
+        "merged_into": None, "removed_at": None, "created_at": at})
+    return member
 
 
 async def members_for(statements: Statements, club_id: str, names: Sequence[str],
@@ -48,22 +69,8 @@ async def members_for(statements: Statements, club_id: str, names: Sequence[str]
     members: list[int] = []
     created: list[int] = []
     problems: list[Fault] = []
-    last: int | None = None
     for seat, name in enumerate(names):
-        found = await statements.one(MEMBER_BY_KEY, {"club_key": club_id,
-                                                     "name_key": name_key(name)})
-        if found is not None:
-            member = int(found[1] or found[0])
-        else:
-            if last is None:
-                row = await statements.one(LAST_MEMBER, {"club_key": club_id})
-                last = int(row[0]) if row else 0
-            last += 1
-            member = last
-            created.append(member)
-            await statements.run(INSERT_MEMBER, {
-                "club_id": club_id, "id": member, "name": name.strip(), "key": name_key(name),
-                "merged_into": None, "removed_at": None, "created_at": at})
+        member = await _member(statements, club_id, name, at, created)
         if member in members:
             problems.append(Fault(f"{path}[{seat}]", "same_member_twice", _(
                 '"{name}" is the club member already at seat {seat}.',
@@ -72,4 +79,18 @@ async def members_for(statements: Statements, club_id: str, names: Sequence[str]
     if problems:
         raise Unprocessable(_("A club member cannot sit twice at one table."),
                             errors=problems)
+    return Seated(members, created)
+
+
+async def members_named(statements: Statements, club_id: str, names: Sequence[str],
+                        at: datetime) -> Seated:
+    """The members of a list of names (a list pasted in before they ever play), each once in
+    the order first named: names that are one member (the same ignoring case, or a merged
+    member's other spelling) give that member once; those without a member are made."""
+    members: list[int] = []
+    created: list[int] = []
+    for name in names:
+        member = await _member(statements, club_id, name, at, created)
+        if member not in members:
+            members.append(member)
     return Seated(members, created)

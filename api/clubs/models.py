@@ -7,7 +7,9 @@ its statistics and ratings keep so that reading them never replays a match.
   a removed member has neither name nor key any more (``removed_at``), and a new member may take
   the name.
 - ``club_match``: a match that counts for a club, with its place in the club's order of finished
-  matches (``finish``, from the club's counter; none while the match is not finished).
+  matches (``finish``, from the club's counter; none while the match is not finished) and when
+  it was played (``played_at``, copied from the match: the club's history is in that order).
+- ``club.time_zone``: the IANA name of the zone whose local date is a match's evening.
 - ``club_seat``: the member at each seat of a club match; once the match is finished also the
   seat's side, final rank, whether it won and the game's measures for it. ``game`` and
   ``finish`` are copied from the match so that a member's results are one index range.
@@ -41,6 +43,7 @@ CLUB_NAME_LENGTH = CLUB_LENGTH
 MEMBER_NAME_LENGTH = MAX_NAME_LENGTH  # a member's name is a match player's name
 MEMBER_KEY_LENGTH = 3 * MAX_NAME_LENGTH  # casefold can lengthen a name ("ﬃ" → "ffi")
 GAME_ID_LENGTH = 64
+TIME_ZONE_LENGTH = 64
 
 
 class ClubRow(SQLModel, table=True):
@@ -55,6 +58,8 @@ class ClubRow(SQLModel, table=True):
     version: int = Field(sa_type=Integer)
     created_at: datetime = Field(sa_type=DateTime(timezone=True))
     updated_at: datetime = Field(sa_type=DateTime(timezone=True))
+    time_zone: str = Field(sa_type=String(TIME_ZONE_LENGTH))
+    """The IANA name of the club's time zone: which evening (local date) a match belongs to."""
 
 
 class ClubMemberRow(SQLModel, table=True):
@@ -74,7 +79,7 @@ class ClubMemberRow(SQLModel, table=True):
 class ClubMatchRow(SQLModel, table=True):
     __tablename__ = "club_match"
     __table_args__ = (Index("ix_club_match_club_id_finish", "club_id", "finish"),
-                      Index("ix_club_match_club_id_created_at", "club_id", "created_at"))
+                      Index("ix_club_match_club_id_played_at", "club_id", "played_at"))
 
     match_id: str = Field(primary_key=True, sa_type=String(MATCH_ID_LENGTH),
                           foreign_key="match.id")
@@ -86,6 +91,7 @@ class ClubMatchRow(SQLModel, table=True):
     finished_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True),
                                          nullable=True)
     created_at: datetime = Field(sa_type=DateTime(timezone=True))
+    played_at: datetime = Field(sa_type=DateTime(timezone=True))
 
 
 class ClubSeatRow(SQLModel, table=True):

@@ -39,8 +39,9 @@ class ClubMatch:
     members: Sequence[int]
 
     async def adopt(self, statements: Statements, match_id: str, game_id: str,
-                    at: datetime) -> None:
-        await links.link_match(statements, self.club_id, match_id, game_id, self.members, at)
+                    at: datetime, played_at: datetime) -> None:
+        await links.link_match(statements, self.club_id, match_id, game_id, self.members, at,
+                               played_at=played_at)
         await ledger.touch_club(statements, self.club_id, self.version, at)
 
 

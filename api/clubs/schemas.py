@@ -6,12 +6,12 @@ Members are numbered 1, 2, 3 ... within their club (``player`` in answers, as in
 contract's ratings).
 """
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
 
-from api.clubs.models import CLUB_NAME_LENGTH, MEMBER_NAME_LENGTH
+from api.clubs.models import CLUB_NAME_LENGTH, MEMBER_NAME_LENGTH, TIME_ZONE_LENGTH
 from api.games.schemas import RoundEntry
 from api.tournaments.schemas import Backup
 
@@ -26,16 +26,44 @@ class NewClub(msgspec.Struct, forbid_unknown_fields=True):
     name: ClubName
 
 
-class ClubChange(msgspec.Struct, forbid_unknown_fields=True):
-    """A new name for the club."""
+TimeZone = Annotated[str, msgspec.Meta(max_length=TIME_ZONE_LENGTH, examples=["Europe/Zurich"])]
 
-    name: ClubName
+
+class ClubChange(msgspec.Struct, forbid_unknown_fields=True):
+    """A new name for the club, a new time zone (IANA name), or both; what is left out stays."""
+
+    name: ClubName | None = None
+    time_zone: TimeZone | None = None
 
 
 class MemberChange(msgspec.Struct, forbid_unknown_fields=True):
     """A new spelling of a member's name."""
 
     name: MemberName
+
+
+MAX_NEW_MEMBERS = 500
+
+
+class NewClubMembers(msgspec.Struct, forbid_unknown_fields=True):
+    """Members to add by name before they play (a list pasted in, one name a line)."""
+
+    names: Annotated[list[Annotated[str, msgspec.Meta(max_length=200)]],
+                     msgspec.Meta(min_length=1, max_length=MAX_NEW_MEMBERS)]
+
+
+class AddedClubMember(msgspec.Struct):
+    """A member a name of the list is: ``added`` when the list made them, else already one."""
+
+    id: int
+    name: str
+    added: bool
+
+
+class AddedClubMembers(msgspec.Struct):
+    """Each member the names are, once, in the order first named."""
+
+    players: list[AddedClubMember]
 
 
 class MemberMerge(msgspec.Struct, forbid_unknown_fields=True):
@@ -108,6 +136,8 @@ class ClubMemberSummary(msgspec.Struct):
 class Club(msgspec.Struct):
     id: str
     name: str
+    time_zone: str
+    """The IANA name of the zone whose local date is a match's evening."""
     players: list[ClubMemberSummary]
     games: list[str]
     finished_matches: int
@@ -177,6 +207,9 @@ class HistoryEntry(msgspec.Struct):
     name: str | None
     status: Literal["in_progress", "finished", "registering", "running"]
     played_at: datetime
+    evening: date
+    """The date of ``played_at`` in the club's time zone: the evening the entry belongs to."""
+    location: str | None
     finished_at: datetime | None
     finish: int | None
     """A finished match's place in the order the club's matches finished (ratings follow it)."""
@@ -184,7 +217,8 @@ class HistoryEntry(msgspec.Struct):
 
 
 class ClubHistory(msgspec.Struct):
-    """One page of the club's history, newest first; ``next_offset`` asks for the next."""
+    """One page of the club's history, latest evening (``played_at``) first; ``next_offset``
+    asks for the next."""
 
     entries: list[HistoryEntry]
     next_offset: int | None
@@ -250,6 +284,10 @@ class BackupClubMatch(msgspec.Struct, forbid_unknown_fields=True):
     created_at: datetime
     finished: BackupFinish | None
     private: bool = False
+    played_at: datetime | None = None
+    """When it was played; left out (a backup made before it was kept): ``created_at``."""
+    location: Annotated[str, msgspec.Meta(max_length=200)] | None = None
+    """Where (checked as a new match's ``location``)."""
 
 
 class BackupTablePlayer(msgspec.Struct, forbid_unknown_fields=True):
@@ -283,8 +321,9 @@ class ClubBackup(msgspec.Struct, forbid_unknown_fields=True):
     tournaments: Annotated[list[BackupClubTournament],
                            msgspec.Meta(max_length=MAX_BACKUP_TOURNAMENTS)]
     exported_at: datetime | None = None
+    time_zone: TimeZone = "Europe/Zurich"
 
 
-CLOSED_REQUEST_BODIES = (NewClub, ClubChange, MemberChange, MemberMerge, ClubBackup,
+CLOSED_REQUEST_BODIES = (NewClub, ClubChange, MemberChange, NewClubMembers, MemberMerge, ClubBackup,
                          BackupMember, BackupFinish, BackupClubMatch, BackupTablePlayer,
                          BackupTableFinish, BackupClubTournament)

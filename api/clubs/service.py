@@ -34,9 +34,10 @@ from sqlmodel import SQLModel
 
 from api.clubs import access, ledger
 from api.clubs import schemas as s
+from api.clubs.evenings import DEFAULT_TIME_ZONE, evening, time_zone_of
 from api.clubs.export import ClubExport, ClubResult
 from api.clubs.links import TOURNAMENT_PLAYERS, TOURNAMENTS
-from api.clubs.members import MEMBERS, name_key
+from api.clubs.members import MEMBERS, members_named, name_key
 from api.clubs.models import CLUB_NAME_LENGTH, MEMBER_NAME_LENGTH
 from api.clubs.ratings import Rating
 from api.clubs.statistics import Statistics, replayed
@@ -107,6 +108,7 @@ class ClubRecord:
     version: int
     created_at: datetime
     updated_at: datetime
+    time_zone: str
 
 
 CLUB_RECORD = select(*(ledger.CLUBS.c[name] for name in ClubRecord.__slots__))
@@ -244,7 +246,7 @@ async def club_view(session: AsyncSession, club: ClubRecord) -> s.Club:
             ledger.CLUB_MATCHES.c.club_id == club.id,
             ledger.CLUB_MATCHES.c.finish.is_not(None)))).scalar_one()
     return s.Club(
-        id=club.id, name=club.name,
+        id=club.id, name=club.name, time_zone=club.time_zone,
         players=[s.ClubMemberSummary(m.id, m.shown, m.aliases, played[m.id])
                  for m in members.values() if m.listed],
         games=sorted(games), finished_matches=int(finished), version=club.version,
@@ -365,16 +367,17 @@ def _statistics_row(member: Member, game: AnyGame,
 # --- history and head-to-head ---------------------------------------------------------------
 
 
-async def _match_entries(session: AsyncSession, match_ids: Sequence[str],
+async def _match_entries(session: AsyncSession, club: ClubRecord, match_ids: Sequence[str],
                          members: dict[int, Member], words: Words) -> dict[str, s.HistoryEntry]:
     if not match_ids:
         return {}
     matches, seats = ledger.CLUB_MATCHES, ledger.SEATS
-    found = {match_id: (game, status, created_at, finished_at, finish)
-             for match_id, game, status, created_at, finished_at, finish
+    found = {match_id: (game, status, utc(played_at), location, finished_at, finish)
+             for match_id, game, status, played_at, location, finished_at, finish
              in await session.execute(
                  select(matches.c.match_id, matches.c.game, MATCHES.c.status,
-                        matches.c.created_at, matches.c.finished_at, matches.c.finish)
+                        matches.c.played_at, MATCHES.c.location, matches.c.finished_at,
+                        matches.c.finish)
                  .join(MATCHES, MATCHES.c.id == matches.c.match_id)
                  .where(matches.c.match_id.in_(match_ids)))}
     players: dict[str, list[s.HistorySeat]] = defaultdict(list)
@@ -384,14 +387,15 @@ async def _match_entries(session: AsyncSession, match_ids: Sequence[str],
         person = member_in(members, member, listed=False)
         players[match_id].append(s.HistorySeat(person.id, person.named(words), rank, won))
     return {match_id: s.HistoryEntry(
-        kind="match", id=match_id, game=game, name=None, status=status,
-        played_at=utc(created_at), finished_at=utc(finished_at) if finished_at else None,
+        kind="match", id=match_id, game=game, name=None, status=status, played_at=played_at,
+        evening=evening(played_at, club.time_zone), location=location,
+        finished_at=utc(finished_at) if finished_at else None,
         finish=finish, players=players[match_id])
-        for match_id, (game, status, created_at, finished_at, finish) in found.items()}
+        for match_id, (game, status, played_at, location, finished_at, finish) in found.items()}
 
 
-async def _tournament_entries(session: AsyncSession, tournament_ids: Sequence[str],
-                              members: dict[int, Member],
+async def _tournament_entries(session: AsyncSession, club: ClubRecord,
+                              tournament_ids: Sequence[str], members: dict[int, Member],
                               words: Words) -> dict[str, s.HistoryEntry]:
     if not tournament_ids:
         return {}
@@ -405,7 +409,8 @@ async def _tournament_entries(session: AsyncSession, tournament_ids: Sequence[st
         players[tournament_id].append(s.HistorySeat(person.id, person.named(words), None, None))
     return {tournament_id: s.HistoryEntry(
         kind="tournament", id=tournament_id, game=game, name=name, status=status,
-        played_at=utc(created_at), finished_at=utc(updated_at) if status == "finished" else None,
+        played_at=utc(created_at), evening=evening(utc(created_at), club.time_zone),
+        location=None, finished_at=utc(updated_at) if status == "finished" else None,
         finish=None, players=players[tournament_id])
         for tournament_id, game, name, status, created_at, updated_at in await session.execute(
             select(t.c.id, t.c.game, t.c.name, t.c.status, TOURNAMENTS.c.created_at,
@@ -417,13 +422,14 @@ async def read_history(session: AsyncSession, club_id: str, game_id: str | None,
                        member_id: int | None, since: datetime | None, until: datetime | None,
                        limit: int, offset: int, authorization: str | None,
                        words: Words) -> s.ClubHistory:
-    """The club's matches (not a tournament's tables) and tournaments, newest first."""
+    """The club's matches (not a tournament's tables) and tournaments, latest evening first: by
+    ``played_at`` (a tournament's: when it was created); ``since`` and ``until`` select by it."""
     club = await readable(session, club_id, authorization)
     game = game_of(game_id) if game_id is not None else None
     members = await members_of(session, club.id)
     member = member_in(members, member_id, listed=False) if member_id is not None else None
     matches, seats = ledger.CLUB_MATCHES, ledger.SEATS
-    match_query = select(matches.c.match_id, matches.c.created_at).where(
+    match_query = select(matches.c.match_id, matches.c.played_at).where(
         matches.c.club_id == club.id, matches.c.tournament_id.is_(None))
     tournament_query = select(TOURNAMENTS.c.tournament_id, TOURNAMENTS.c.created_at).where(
         TOURNAMENTS.c.club_id == club.id)
@@ -439,22 +445,23 @@ async def read_history(session: AsyncSession, club_id: str, game_id: str | None,
             TOURNAMENT_PLAYERS.c.tournament_id == TOURNAMENTS.c.tournament_id,
             TOURNAMENT_PLAYERS.c.member_id == member.id)))
     if since is not None:
-        match_query = match_query.where(matches.c.created_at >= since)
+        match_query = match_query.where(matches.c.played_at >= since)
         tournament_query = tournament_query.where(TOURNAMENTS.c.created_at >= since)
     if until is not None:
-        match_query = match_query.where(matches.c.created_at < until)
+        match_query = match_query.where(matches.c.played_at < until)
         tournament_query = tournament_query.where(TOURNAMENTS.c.created_at < until)
     wanted = offset + limit + 1
     found = [("match", i, utc(at)) for i, at in await session.execute(
-        match_query.order_by(matches.c.created_at.desc()).limit(wanted))]
+        match_query.order_by(matches.c.played_at.desc(), matches.c.match_id.desc())
+        .limit(wanted))]
     found += [("tournament", i, utc(at)) for i, at in await session.execute(
         tournament_query.order_by(TOURNAMENTS.c.created_at.desc()).limit(wanted))]
     found.sort(key=lambda item: (item[2], item[1]), reverse=True)
     page = found[offset: offset + limit]
     match_entries = await _match_entries(
-        session, [i for kind, i, _at in page if kind == "match"], members, words)
+        session, club, [i for kind, i, _at in page if kind == "match"], members, words)
     tournament_entries = await _tournament_entries(
-        session, [i for kind, i, _at in page if kind == "tournament"], members, words)
+        session, club, [i for kind, i, _at in page if kind == "tournament"], members, words)
     entries = [match_entries[i] if kind == "match" else tournament_entries[i]
                for kind, i, _at in page]
     return s.ClubHistory(entries=entries,
@@ -474,12 +481,14 @@ async def read_head_to_head(session: AsyncSession, club_id: str, player_id: int,
         raise Unprocessable(_("Head-to-head needs two different members."), errors=[Fault(
             "opponent", "same_member", _("Choose another member than the player."))])
     mine, theirs = ledger.SEATS.alias("mine"), ledger.SEATS.alias("theirs")
+    matches = ledger.CLUB_MATCHES
     query = select(mine.c.match_id, mine.c.game, mine.c.side, mine.c.rank, mine.c.won,
                    theirs.c.side, theirs.c.rank, theirs.c.won).join(
-        theirs, theirs.c.match_id == mine.c.match_id).where(
+        theirs, theirs.c.match_id == mine.c.match_id).join(
+        matches, matches.c.match_id == mine.c.match_id).where(
         mine.c.club_id == club.id, mine.c.member_id == player.id,
         theirs.c.member_id == opponent.id, mine.c.finish.is_not(None)).order_by(
-        mine.c.finish.desc())
+        matches.c.played_at.desc(), mine.c.finish.desc())
     if game is not None:
         query = query.where(mine.c.game == game.id)
     games: dict[str, s.HeadToHeadGame] = {}
@@ -500,7 +509,7 @@ async def read_head_to_head(session: AsyncSession, club_id: str, player_id: int,
         line.opponent_won += bool(other_won)
         if len(recent) < H2H_MATCHES:
             recent.append(match_id)
-    entries = await _match_entries(session, recent, members, words)
+    entries = await _match_entries(session, club, recent, members, words)
     return s.HeadToHead(
         player=s.MemberRef(player.id, player.named(words)),
         opponent=s.MemberRef(opponent.id, opponent.named(words)),
@@ -522,7 +531,7 @@ async def add_club(session: AsyncSession, name: str) -> tuple[ClubRecord, auth.T
     club = ClubRecord(id=new_id(CLUB_ID_BYTES), name=name,
                       token_hash=auth.token_hash(tokens.write),
                       view_token_hash=auth.token_hash(tokens.view), finished=0, version=1,
-                      created_at=at, updated_at=at)
+                      created_at=at, updated_at=at, time_zone=DEFAULT_TIME_ZONE)
     await session.execute(INSERT_CLUB, club_columns(club))
     return club, tokens
 
@@ -532,7 +541,8 @@ async def create_club(session: AsyncSession, body: s.NewClub) -> s.CreatedClub:
     club, tokens = await add_club(session, name)
     at = club.created_at
     await session.commit()
-    return s.CreatedClub(id=club.id, name=club.name, players=[], games=[], finished_matches=0,
+    return s.CreatedClub(id=club.id, name=club.name, time_zone=club.time_zone, players=[],
+                         games=[], finished_matches=0,
                          version=club.version, created_at=at, updated_at=at,
                          token=tokens.write, view_token=tokens.view)
 
@@ -553,12 +563,17 @@ async def _writable(session: AsyncSession, club_id: str,
     return club, version
 
 
-async def rename_club(session: AsyncSession, broker: Broker, club_id: str,
+async def change_club(session: AsyncSession, broker: Broker, club_id: str,
                       authorization: str | None, body: s.ClubChange) -> s.Club:
-    name = checked_name(body.name, "name", CLUB_NAME_LENGTH, CLUB_NAME_NEEDED)
+    """A new name or time zone (or both; neither changes nothing but the version)."""
+    columns: dict[str, str] = {}
+    if body.name is not None:
+        columns["name"] = checked_name(body.name, "name", CLUB_NAME_LENGTH, CLUB_NAME_NEEDED)
+    if body.time_zone is not None:
+        columns["time_zone"] = time_zone_of(body.time_zone)
     club, version = await _writable(session, club_id, authorization)
     change = await ledger.touch_club(EngineStatements(session), club.id, version, now(),
-                                     name=name)
+                                     **columns)
     await session.commit()
     await _publish(broker, change, "club_renamed")
     return await club_view(session, await load_club(session, club.id))
@@ -591,6 +606,30 @@ async def _member_view(session: AsyncSession, club_id: str, member_id: int) -> s
             games[stored.game] = game_statistics(game, stored.statistics, stored.rating,
                                                  stored.rated)
     return s.ClubMember(member.id, member.shown, member.aliases, games)
+
+
+async def add_members(session: AsyncSession, broker: Broker, club_id: str,
+                      authorization: str | None, body: s.NewClubMembers) -> s.AddedClubMembers:
+    """Members by name before they play: each name's member, made where there is none (names
+    are checked as every member's name; 422 at ``names[i]``)."""
+    problems: list[Fault] = []
+    names = [name_field(name, f"names[{i}]", problems, maximum=MEMBER_NAME_LENGTH,
+                        blank=MEMBER_NAME_NEEDED) for i, name in enumerate(body.names)]
+    if problems:
+        raise Unprocessable(_("These names cannot be used."), errors=problems)
+    club, version = await _writable(session, club_id, authorization)
+    statements = EngineStatements(session)
+    named = await members_named(statements, club.id, [n for n in names if n is not None],
+                                now())
+    change = await ledger.touch_club(statements, club.id, version, now()) \
+        if named.created else None
+    await session.commit()
+    if change is not None:
+        await _publish(broker, change, "members_added")
+    members = await members_of(session, club.id)
+    return s.AddedClubMembers([
+        s.AddedClubMember(member, members[member].shown, member in named.created)
+        for member in named.members])
 
 
 async def rename_member(session: AsyncSession, broker: Broker, club_id: str, member_id: int,
@@ -741,20 +780,24 @@ async def read_results(session: AsyncSession, club: ClubRecord,
     """Every member's result in every finished club match, in the order they finished."""
     members = await members_of(session, club.id)
     seats, matches, ratings = ledger.SEATS, ledger.CLUB_MATCHES, ledger.RATINGS
-    query = select(seats.c.finish, matches.c.finished_at, seats.c.match_id, seats.c.game,
+    query = select(seats.c.finish, matches.c.finished_at, matches.c.played_at,
+                   MATCHES.c.location, seats.c.match_id, seats.c.game,
                    seats.c.member_id, seats.c.rank, seats.c.won, seats.c.rounds,
                    seats.c.measures, ratings.c.mu, ratings.c.sigma).join(
-        matches, matches.c.match_id == seats.c.match_id).outerjoin(
+        matches, matches.c.match_id == seats.c.match_id).join(
+        MATCHES, MATCHES.c.id == seats.c.match_id).outerjoin(
         ratings, and_(ratings.c.club_id == seats.c.club_id, ratings.c.finish == seats.c.finish,
                       ratings.c.member_id == seats.c.member_id)).where(
         seats.c.club_id == club.id, seats.c.finish.is_not(None)).order_by(
         seats.c.finish, seats.c.seat)
     results = []
-    for finish, at, match_id, game, member, rank, won, rounds, totals, mu, sigma \
-            in await session.execute(query):
+    for finish, at, played_at, location, match_id, game, member, rank, won, rounds, totals, \
+            mu, sigma in await session.execute(query):
         person = member_in(members, member, listed=False)
         results.append(ClubResult(
-            finish=finish, finished_at=utc(at), match=match_id, game=game, player=person.id,
+            finish=finish, finished_at=utc(at), played_at=utc(played_at),
+            evening=evening(utc(played_at), club.time_zone), location=location,
+            match=match_id, game=game, player=person.id,
             name=person.named(words), rank=rank, won=bool(won), rounds=rounds, totals=totals,
             rating=None if mu is None else rating_of(mu, sigma)))
     return results

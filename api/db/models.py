@@ -4,6 +4,9 @@ Every ``str`` column has an explicit ``sa_type`` so migrations render real lengt
 metadata has a naming convention so batch migrations on SQLite can address every constraint.
 A round's primary key is (match, number): two writers can never store the same round twice.
 
+``match.played_at`` is when the match was played, as its creator said (a paper sheet typed in
+the next day), else when it was created; ``match.location`` where, if said.
+
 ``match.snapshot`` is the read model: the match exactly as ``GET /matches/{id}`` shows it, written
 in the same transaction as the rounds it is made from, so a read is one row. The ``round`` table
 stays the record the writes fold from.
@@ -27,6 +30,7 @@ MATCH_ID_LENGTH = 16
 TOKEN_HASH_LENGTH = 64
 IDEMPOTENCY_KEY_LENGTH = 200
 CLUB_ID_LENGTH = 16  # here, not in api.clubs: a match's and a tournament's body may name a club
+LOCATION_LENGTH = 80
 
 
 class MatchRow(SQLModel, table=True):
@@ -48,6 +52,9 @@ class MatchRow(SQLModel, table=True):
     snapshot: Any = Field(sa_type=JSON)
     created_at: datetime = Field(sa_type=DateTime(timezone=True))
     updated_at: datetime = Field(sa_type=DateTime(timezone=True))
+    played_at: datetime = Field(sa_type=DateTime(timezone=True))
+    """When the match was played (the evening it belongs to): given, or when it was created."""
+    location: str | None = Field(default=None, sa_type=String(LOCATION_LENGTH), nullable=True)
 
 
 class RoundRow(SQLModel, table=True):

@@ -45,6 +45,8 @@ class MatchRecord:
     view_token_hash: str
     version: int
     created_at: datetime
+    played_at: datetime
+    location: str | None
 
 
 @dataclass(frozen=True, slots=True)

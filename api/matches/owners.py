@@ -160,8 +160,9 @@ class HostedMatch(Protocol):
     """A new match's place with its host, between checking the host and storing the match."""
 
     async def adopt(self, statements: Statements, match_id: str, game_id: str,
-                    at: datetime) -> None:
-        """Make the stored match the host's, its members at its seats (same transaction)."""
+                    at: datetime, played_at: datetime) -> None:
+        """Make the stored match the host's, its members at its seats (same transaction);
+        ``played_at``: when it was played (its evening)."""
         ...
 
 

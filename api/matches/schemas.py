@@ -13,9 +13,12 @@ import msgspec
 
 from api.db.models import CLUB_ID_LENGTH
 from api.games.schemas import MatchStanding, RoundEntry, RoundGuide, RoundResult, RoundTotals
+from api.matches.played import PLAYED_AT_LENGTH
 
 MAX_PLAYERS_IN_BODY = 64
 MAX_NAME_IN_BODY = 200
+PlayedAt = Annotated[str, msgspec.Meta(max_length=PLAYED_AT_LENGTH, extra_json_schema={
+    "format": "date-time"})]
 
 
 class NewMatch(msgspec.Struct, forbid_unknown_fields=True):
@@ -29,6 +32,11 @@ class NewMatch(msgspec.Struct, forbid_unknown_fields=True):
     club: Annotated[str, msgspec.Meta(min_length=1, max_length=CLUB_ID_LENGTH)] | None = None
     """A club's id: the match is the club's, each player the club member of that name (the
     request needs the club token)."""
+    played_at: PlayedAt | None = None
+    """When it was played (RFC 3339 with an offset, not in the future): a sheet typed in later
+    keeps its evening. Default: now."""
+    location: Annotated[str, msgspec.Meta(max_length=MAX_NAME_IN_BODY)] | None = None
+    """Where it was played (up to 80 characters)."""
 
 
 class MatchPlayer(msgspec.Struct):
@@ -64,6 +72,8 @@ class Match(msgspec.Struct):
     version: int
     created_at: datetime
     updated_at: datetime
+    played_at: datetime
+    location: str | None
 
 
 class CreatedMatch(Match):

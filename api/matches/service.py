@@ -80,6 +80,7 @@ from api.i18n import Phrase, _, _n
 from api.matches import schemas as s
 from api.matches.folds import MatchRecord, RecentFolds, Stored
 from api.matches.owners import NOBODY, Announcement, MatchWriter, Owners, Sender, TokenWriter
+from api.matches.played import location_of, played_at_of
 from api.shared.ids import new_id
 from api.shared.live import Broker, Change
 from scoring import registry
@@ -304,7 +305,8 @@ def match_columns(record: MatchRecord, version: int, folded: FoldedMatch,
         winners=list(verdict.winners), reason=_reason(reason), next_dealer=folded.next_dealer,
         rounds=[s.MatchRound(**played) for played in rounds],  # type: ignore[arg-type]
         standings=standings, version=version,
-        created_at=utc(record.created_at), updated_at=at,
+        created_at=utc(record.created_at), updated_at=at, played_at=utc(record.played_at),
+        location=record.location,
     )
     columns = {"version": version, "status": status, "winners": snapshot.winners,
                "reason": reason, "standings": standings, "next_dealer": folded.next_dealer,
@@ -330,16 +332,18 @@ def _round_written(columns: dict[str, Any], played: dict[str, JSON]) -> s.RoundW
 
 
 def made_match(match_id: str, game: AnyGame, folded: FoldedMatch, private: bool,
-               tokens: auth.TokenPair, at: datetime,
-               token_kind: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+               tokens: auth.TokenPair, at: datetime, token_kind: str,
+               played_at: datetime | None = None,
+               location: str | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The rows of a match made whole at once (a tournament's table, an imported backup's
-    match): its own, then its rounds' and its creation's audit (to insert in this order)."""
+    match): its own, then its rounds' and its creation's audit (to insert in this order).
+    ``played_at`` defaults to ``at``."""
     record = MatchRecord(
         id=match_id, game=game.id, players=list(folded.setup.players),
         options=game.options_json(folded.setup.options), private=private,
         write_token_hash=auth.token_hash(tokens.write),
         view_token_hash=auth.token_hash(tokens.view), version=1 + len(folded.rounds),
-        created_at=at,
+        created_at=at, played_at=at if played_at is None else played_at, location=location,
     )
     columns, rounds = new_match_row(record, folded, at)
     return columns, [
@@ -382,13 +386,16 @@ async def create_match(database: Database, folds: RecentFolds, owners: Owners,
         raise Unprocessable(_("The players or options do not fit this game."),
                             errors=field_problems(invalid.errors, names=_names_given(
                                 body.players, body.options))) from None
-    tokens = auth.new_tokens()
     at = now()
+    played_at = played_at_of(body.played_at, at)
+    location = location_of(body.location)
+    tokens = auth.new_tokens()
     record = MatchRecord(
         id=new_id(MATCH_ID_BYTES), game=game.id, players=list(setup.players),
         options=game.options_json(setup.options), private=body.private,
         write_token_hash=auth.token_hash(tokens.write),
         view_token_hash=auth.token_hash(tokens.view), version=1, created_at=at,
+        played_at=played_at, location=location,
     )
     row, _rounds = new_match_row(record, fold_match(game, setup, []), at)
     if body.club is None and database.writes_one_statement:
@@ -401,7 +408,7 @@ async def create_match(database: Database, folds: RecentFolds, owners: Owners,
                 statements, body.club, authorization, setup.players, at)
             await statements.run(INSERT_MATCH, row)
             if hosted is not None:
-                await hosted.adopt(statements, record.id, game.id, at)
+                await hosted.adopt(statements, record.id, game.id, at, played_at)
             await _audit(statements, record.id, at, "create", auth.MATCH_TOKEN)
     folds.remember(Stored(record, game))
     return s.CreatedMatch(**msgspec.structs.asdict(row["snapshot"]), token=tokens.write,

@@ -80,6 +80,12 @@ export function dateTime(value) {
   return new Date(value).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** A calendar date as the API gives it ("2026-11-20", e.g. a club's evening), in the locale's words. */
+export function day(value) {
+  const [year, month, date] = value.split('-').map(Number);
+  return new Date(year, month - 1, date).toLocaleDateString(locale, { dateStyle: 'medium' });
+}
+
 /** The string of `key` with {name} placeholders filled: numbers and lists in the locale's format. */
 export function t(key, params = {}) {
   let text = strings[key] ?? key;

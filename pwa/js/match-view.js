@@ -2,7 +2,7 @@
 // the round-by-round sheet, and error pages for unknown or private matches.
 import { Problem, game as loadGame, getMatch } from './api.js';
 import { h, replace } from './dom.js';
-import { number, t } from './i18n.js';
+import { dateTime, number, t } from './i18n.js';
 import { gameModule } from './games/index.js';
 import { rememberMatch, writeToken } from './store.js';
 
@@ -26,6 +26,10 @@ export function header(view, active) {
     ['share', `${base}/share`]];
   return h('div', { class: 'match-head' },
     h('h1', {}, gameName(match.game), h('small', {}, ` · ${match.players.map((p) => p.name).join(', ')}`)),
+    // Not over the round being entered, which must fit the phone's screen with Save in reach. A
+    // match kept on this phone from before the API said when it was played has no played_at.
+    active !== 'sheet' && match.played_at && h('p', { class: 'note played' },
+      [t('match.played', { when: dateTime(match.played_at) }), match.location].filter(Boolean).join(' · ')),
     h('nav', { class: 'tabs', 'aria-label': t('nav.match') }, tabs.map(([key, href]) => h('a', {
       href, 'aria-current': key === active ? 'page' : null }, t(`nav.${key}`)))));
 }

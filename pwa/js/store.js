@@ -2,6 +2,7 @@
 // of each.
 const RECENT = 'tafelrunde.recent';
 const NAMES = 'tafelrunde.names';
+const PLACES = 'tafelrunde.places';
 const TOKENS = 'tafelrunde.tokens';
 const MAX_RECENT = 30;
 const MAX_NAMES = 60;
@@ -56,6 +57,15 @@ export const rememberedNames = () => read(NAMES, []);
 export function rememberNames(names) {
   const old = rememberedNames().filter((n) => !names.includes(n));
   write(NAMES, [...names, ...old].slice(0, MAX_NAMES));
+}
+
+/** Where this phone's matches were played, the latest first (offered for the next one). */
+export const rememberedPlaces = () => read(PLACES, []);
+
+export function rememberPlace(place) {
+  if (!place) return;
+  const old = rememberedPlaces().filter((p) => p.toLocaleLowerCase() !== place.toLocaleLowerCase());
+  write(PLACES, [place, ...old].slice(0, MAX_NAMES));
 }
 
 export const tokensFor = (id) => read(TOKENS, {})[id] || {};

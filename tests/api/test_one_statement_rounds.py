@@ -51,7 +51,8 @@ async def stored(settings: Settings, match_id: str) -> dict[str, Any]:
     try:
         match = await connection.fetchrow(
             "SELECT version, status, winners::text, reason::text, standings::text, next_dealer, "
-            "(snapshot::jsonb - 'id' - 'created_at' - 'updated_at')::text AS snapshot "
+            "(snapshot::jsonb - 'id' - 'created_at' - 'updated_at' - 'played_at')::text "
+            "AS snapshot "
             "FROM match WHERE id = $1", match_id)
         rounds = await connection.fetch(
             "SELECT number, entry::text, result::text, totals::text FROM round "

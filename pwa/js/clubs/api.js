@@ -30,6 +30,7 @@ export const memberStatistics = (id, member) => clubRead(id, `/players/${member}
 export const history = (id, filters) => clubRead(id, '/history', filters);
 export const headToHead = (id, player, opponent) => clubRead(id, '/head-to-head', { player, opponent });
 
+export const addMembers = (id, names) => clubWrite(id, '/players', 'POST', { names });
 export const renameMember = (id, member, name) => clubWrite(id, `/players/${member}`, 'PATCH', { name });
 export const mergeMember = (id, member, into) => clubWrite(id, `/players/${member}/merge`, 'POST', { into });
 export const removeMember = (id, member) => clubWrite(id, `/players/${member}`, 'DELETE');

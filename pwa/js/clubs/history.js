@@ -1,8 +1,9 @@
-// The club's history, newest first: matches and tournaments, filtered by game, member and dates
-// (from and to are whole days on this phone's calendar), a page at a time; each entry opens the
-// usual match or tournament view.
+// The club's history, latest evening first: matches and tournaments, filtered by game, member and
+// dates (from and to are whole days on this phone's calendar, compared with when each was played),
+// a page at a time; each entry shows its evening (the date in the club's time zone, as the API
+// says it) and where it was played, and opens the usual match or tournament view.
 import { h, replace } from '../dom.js';
-import { dateTime, t } from '../i18n.js';
+import { day, t } from '../i18n.js';
 import { gameName } from '../match-view.js';
 import { history } from './api.js';
 import { clubError, clubHeader, entryLink, followClub, loadClub } from './common.js';
@@ -29,7 +30,8 @@ export function historyEntry(clubId, entry) {
     entryLink(clubId, entry,
       h('strong', {}, entry.kind === 'tournament' ? `${entry.name} · ${gameName(entry.game)}` : gameName(entry.game)),
       h('span', {}, entry.players.map(seatText).join(', ')),
-      h('span', { class: 'note' }, [dateTime(entry.finished_at || entry.played_at), status].join(' · ')),
+      h('span', { class: 'note' }, entry.evening && h('time', { datetime: entry.evening, class: 'evening' }, day(entry.evening)),
+        [entry.location, status].filter(Boolean).map((part) => ` · ${part}`).join('')),
       winners.length > 0 && h('span', { class: 'sr-only' }, t('club.won_by', { names: winners }))));
 }
 

@@ -1,12 +1,18 @@
 // The club's home: start a match or tournament for the club (a member's phone), and the members,
-// each opening their statistics. A member's phone also renames, merges and removes members, each
-// asked once more in the member's row before it is sent.
+// each opening their statistics. A member's phone also adds members before they play (one name, or
+// a pasted list of one name per line), and renames, merges and removes members, each asked once
+// more in the member's row before it is sent.
+// Decision: a pasted list drops empty lines and, on this phone already, names that differ only in
+// case or surrounding spaces (the API does the same against the club's members and says who was
+// one already); an error names the line it is about.
 // Decision: members are listed by matches played, most first (the regulars at the top), then by
 // name; removing and merging say what stays (results) and what goes (the name, the second spelling).
+import { Problem } from '../api.js';
 import { append, h, replace, toast } from '../dom.js';
+import { clearErrors, showErrors } from '../form.js';
 import { t } from '../i18n.js';
 import { problemText } from '../match-view.js';
-import { mergeMember, removeMember, renameMember } from './api.js';
+import { addMembers, mergeMember, removeMember, renameMember } from './api.js';
 import { clubError, clubHeader, clubRoute, followClub, loadClub } from './common.js';
 
 export const byPlayed = (members) => [...members].sort((a, b) => b.played - a.played || a.name.localeCompare(b.name));
@@ -58,6 +64,65 @@ function editor(view, member, done) {
   return panel;
 }
 
+/** The names of a pasted list: one a line, without empty lines and repeats (case and spaces ignored). */
+export function pastedNames(text) {
+  const seen = new Set();
+  return text.split(/\r?\n/).map((line) => line.trim()).filter((name) => {
+    const key = name.toLocaleLowerCase();
+    if (!name || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The add box and the paste area; `done` redraws the members once some were sent. */
+function adder(club, done) {
+  const form = h('form', { class: 'panel add-members', novalidate: true });
+  const one = h('input', { id: 'add-member', type: 'text', maxlength: 40, autocomplete: 'off', enterkeyhint: 'done' });
+  const list = h('textarea', { id: 'paste-members', rows: 5, autocomplete: 'off', spellcheck: 'false',
+    'aria-describedby': 'paste-hint' });
+  let lines = [];
+  const send = async (names, field) => {
+    if (!names.length) return;
+    for (const button of form.querySelectorAll('button')) button.disabled = true;
+    try {
+      const { players } = await addMembers(club.id, names);
+      const added = players.filter((m) => m.added).length;
+      toast([added && t('club.added', { n: added }), players.length - added
+        && t('club.already', { n: players.length - added })].filter(Boolean).join(' · '));
+      field.value = '';
+      clearErrors(form);
+      for (const button of form.querySelectorAll('button')) button.disabled = false;
+      done();
+    } catch (error) {
+      for (const button of form.querySelectorAll('button')) button.disabled = false;
+      // names[i] of a pasted list is its line: the error is shown under the list, naming the line.
+      const errors = error instanceof Problem ? error.errors.map((e) => ({ ...e,
+        message: field === list && /^names\[\d+\]$/.test(e.path) ? `${lines[Number(e.path.slice(6, -1))]}: ${e.message}` : e.message,
+        path: field === list ? 'paste' : 'one' })) : [];
+      showErrors(form, errors, problemText(error));
+    }
+  };
+  replace(form, h('h2', {}, t('club.add_members')),
+    h('div', { class: 'field', 'data-path': 'one' }, h('label', { for: 'add-member' }, t('club.add_name')),
+      h('div', { class: 'row' }, one, h('button', { type: 'button', class: 'secondary', onclick: () => {
+        lines = [one.value.trim()].filter(Boolean);
+        send(lines, one);
+      } }, t('club.add')))),
+    h('div', { class: 'field', 'data-path': 'paste' }, h('label', { for: 'paste-members' }, t('club.paste_label')),
+      list, h('p', { class: 'hint', id: 'paste-hint' }, t('club.paste_hint')),
+      h('button', { type: 'button', class: 'secondary', onclick: () => {
+        lines = pastedNames(list.value);
+        send(lines, list);
+      } }, t('club.add_list'))));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    lines = [one.value.trim()].filter(Boolean);
+    send(lines, one);
+  });
+  return form;
+}
+
 export async function membersScreen(root, id) {
   let view;
   try { view = await loadClub(id); } catch (error) { return clubError(root, error); }
@@ -81,6 +146,8 @@ export async function membersScreen(root, id) {
       } }, t('club.edit'));
     return append(item, h('div', { class: 'member-row' }, link, edit));
   }
+  // Made once: a redraw (another phone's change) keeps what is being typed.
+  const adding = view.canWrite && adder(view.club, redraw);
   function draw() {
     const members = byPlayed(view.club.players);
     replace(list, members.length ? members.map(row) : h('li', { class: 'hint' }, t('club.no_members')));
@@ -88,7 +155,8 @@ export async function membersScreen(root, id) {
       view.canWrite && h('section', { class: 'panel hero' },
         h('a', { class: 'button primary', href: clubRoute(id, '/new') }, t('club.new_match')),
         h('a', { class: 'button secondary', href: clubRoute(id, '/t/new') }, t('club.new_tournament'))),
-      h('section', { class: 'panel' }, h('h2', {}, t('club.members')), list));
+      h('section', { class: 'panel' }, h('h2', {}, t('club.members')), list),
+      adding);
   }
   draw();
   return followClub(id, () => view.club.version, redraw);

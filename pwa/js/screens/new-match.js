@@ -9,7 +9,8 @@ import { h, replace } from '../dom.js';
 import { has, t } from '../i18n.js';
 import { showErrors } from '../form.js';
 import { go } from '../router.js';
-import { clubTokens, rememberMatch, rememberNames, rememberedNames, storeTokens, tokensFor } from '../store.js';
+import { clubTokens, rememberMatch, rememberNames, rememberPlace, rememberedNames, rememberedPlaces, storeTokens,
+  tokensFor } from '../store.js';
 import { errorScreen, gameName, problemText } from '../match-view.js';
 import { RANKS, facesOf, rankName } from '../games/tschau-sepp.js';
 import { isMember, memberPicker } from '../clubs/pick.js';
@@ -17,12 +18,29 @@ import { clubError, clubRoute, loadClub } from '../clubs/common.js';
 
 const REMATCH_KEY = 'tafelrunde.rematch';
 
-/** The next match with the same game, players and options, for the same club if it was a club's. */
+/** The next match with the same game, players, options and place, for the same club if it was a club's. */
 export function prepareRematch(match) {
   sessionStorage.setItem(REMATCH_KEY, JSON.stringify({
     game: match.game, players: match.players.map((p) => p.name), options: match.options,
-    club: tokensFor(match.id).club || null,
+    club: tokensFor(match.id).club || null, location: match.location,
   }));
+}
+
+/** Now on this phone's clock as a datetime-local value ("2026-12-04T20:30"). */
+function localNow() {
+  const now = new Date();
+  return new Date(now.getTime() - now.getTimezoneOffset() * 60000).toISOString().slice(0, 16);
+}
+
+/**
+ * `played_at` for a sheet of an earlier evening: the datetime-local value read on this phone's
+ * clock, sent as an instant (RFC 3339, UTC); nothing when it was played now (the server's now).
+ * An empty or unreadable field is sent as typed, for the API to name at `played_at`.
+ */
+export function playedAtToSend(value) {
+  if (value === null) return {};
+  const moment = new Date(value);
+  return { played_at: Number.isNaN(moment.getTime()) ? value : moment.toISOString() };
 }
 
 /** `available` strings like "players == 3" or "table == custom and players >= 4". */
@@ -161,11 +179,35 @@ export async function newMatchScreen(root, clubId = null) {
       || ['', ''],
     options: rematch ? { ...rematch.options } : {},
     private: false,
+    // Played now unless a sheet of an earlier evening is typed in: then the moment on this
+    // phone's clock (a datetime-local value), sent with its offset.
+    playedAt: null,
+    location: rematch?.location || '',
   };
   const current = () => list.find((g) => g.id === state.game);
   const form = h('form', { class: 'panel new-match', novalidate: true });
   const known = club ? [...new Set([...club.players.map((m) => m.name), ...rememberedNames()])] : rememberedNames();
   const names = h('datalist', { id: 'known-names' }, known.map((n) => h('option', { value: n })));
+  const places = h('datalist', { id: 'known-places' }, rememberedPlaces().map((p) => h('option', { value: p })));
+
+  function whenAndWhere() {
+    const earlier = state.playedAt !== null;
+    return h('fieldset', { class: 'field when' }, h('legend', {}, t('new.played_at')),
+      h('div', { class: 'field check' }, h('label', {}, h('input', { type: 'checkbox', checked: !earlier,
+        'aria-describedby': 'played-now-hint', onchange: (e) => {
+          state.playedAt = e.target.checked ? null : localNow();
+          draw();
+          if (!e.target.checked) form.querySelector('#played-at').focus();
+        } }), t('new.played_now')), h('p', { class: 'hint', id: 'played-now-hint' }, t('new.played_now_hint'))),
+      earlier && h('div', { class: 'field', 'data-path': 'played_at' },
+        h('label', { for: 'played-at' }, t('new.played_at')),
+        h('input', { id: 'played-at', type: 'datetime-local', value: state.playedAt, max: localNow(), required: true,
+          oninput: (e) => { state.playedAt = e.target.value; } })),
+      h('div', { class: 'field', 'data-path': 'location' }, h('label', { for: 'location' }, t('new.location')),
+        h('input', { id: 'location', type: 'text', value: state.location, list: 'known-places', maxlength: 80,
+          autocomplete: 'off', 'aria-describedby': 'location-hint', oninput: (e) => { state.location = e.target.value; } }),
+        h('p', { class: 'hint', id: 'location-hint' }, t('new.location_hint'))));
+  }
 
   function gamePicker() {
     return h('fieldset', { class: 'field', 'data-path': 'game' }, h('legend', {}, t('new.game')),
@@ -232,12 +274,14 @@ export async function newMatchScreen(root, clubId = null) {
     const submit = form.querySelector('button[type=submit]');
     submit.disabled = true;
     try {
+      const location = state.location.trim();
       const body = { game: state.game, players, options: optionsToSend(current(), state.options, players.length),
-        private: state.private };
+        private: state.private, ...playedAtToSend(state.playedAt), ...(location ? { location } : {}) };
       const match = await call('/matches', { method: 'POST', body: club ? { ...body, club: club.id } : body,
         headers: club ? authHeaders(clubTokens(club.id).token) : {} });
       storeTokens(match.id, { token: match.token, view: match.view_token, club: club?.id });
       rememberNames(players);
+      rememberPlace(match.location);
       rememberMatch(match);
       go(`#/m/${encodeURIComponent(match.id)}`);
     } catch (error) {
@@ -255,10 +299,11 @@ export async function newMatchScreen(root, clubId = null) {
       club && memberPicker(club.players, state.players, { min: g.min_players, max: g.max_players, redraw: draw }),
       playerList(),
       optionFields({ game: g, options: state.options, players: state.players, redraw: draw }),
+      whenAndWhere(),
       !club && h('div', { class: 'field check' }, h('label', {}, h('input', { type: 'checkbox', checked: state.private,
         onchange: (e) => { state.private = e.target.checked; } }), t('new.private')),
       h('p', { class: 'hint' }, t('new.private_hint'))),
-      h('button', { type: 'submit', class: 'primary' }, t('new.start')), names);
+      h('button', { type: 'submit', class: 'primary' }, t('new.start')), names, places);
   }
 
   form.addEventListener('submit', create);
