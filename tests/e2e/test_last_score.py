@@ -88,3 +88,33 @@ def test_an_error_about_the_empty_last_score_goes_once_it_is_filled(
     expect(page.locator(".entry-head h2")).to_contain_text("Round 2")
     assert [r["entry"]["scores"] for r in api_match(server, match)["rounds"]] == [
         [3, 2, 1, checksum - 6]]
+
+
+def test_offline_a_round_missing_scores_is_not_queued_and_says_which(
+        phone: Any, server: Any) -> None:
+    match, token, checksum = four_players(server)
+    phone.open(f"#/m/{match}?t={token}")
+    phone.wait_for_service_worker()
+    page = phone.page
+    wait_until_kept(page, f"/api/v1/matches/{match}")
+    phone.context.set_offline(True)
+    page.click("[data-path=final_trump] [data-value=red]")
+    page.get_by_label("Points of Ann").fill("3")
+    page.get_by_role("button", name="Save round").click()
+    for side, name in enumerate(PLAYERS[1:], start=1):
+        expect(page.locator(f"[data-error-path='scores[{side}]']")).to_have_text(
+            f"Enter the points of {name}.")
+    expect(page.locator("[data-error-path=trump_zero]")).to_have_text("Tap who took the trump 0.")
+    expect(page.locator(".pending-round")).to_have_count(0)
+
+    page.get_by_label("Points of Ben").fill("2")
+    page.get_by_label("Points of Cid").fill("1")
+    page.click("[data-path=trump_zero] [data-value='0']")
+    expect(page.get_by_label("Points of Dan")).to_have_value(str(checksum - 6))
+    expect(page.locator(".entry-form .field-error")).to_have_count(0)
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator(".pending-round")).to_have_text("Round 1: waiting to be sent")
+    phone.context.set_offline(False)
+    expect(page.locator(".pending-round")).to_have_count(0, timeout=15000)
+    assert [r["entry"]["scores"] for r in api_match(server, match)["rounds"]] == [
+        [3, 2, 1, checksum - 6]]

@@ -4,7 +4,9 @@
 // corrected; who took the trump 0 is a tap on that side's line. Offline (or before the guide has
 // answered, when Save comes first) the last score is filled the one way the guide fills it: the
 // deck's checksum from /games less the scores typed, once every other score is a whole number.
-// Nothing else is computed here, and a round with two scores missing goes to the API as typed. Card mode: the suits in play first
+// Nothing else is computed here. Offline, a points round missing what /games says it requires
+// (`entry_modes.points.required`: the trump, every score, the trump 0) is not queued: `missing`
+// names each such field, so it is said now and not refused on reconnect. Card mode: the suits in play first
 // (when neither the match's options nor an earlier round say them), then a card grid per pile
 // with the guide's running pile points.
 // Decisions: points mode is the default (fastest at a table that counts on paper); the chosen
@@ -165,6 +167,21 @@ export function entryForm({ match, game, initial, guide, report }) {
     }
   }
 
+  /** What /games says a points round requires and is not typed yet, said at its field. */
+  function missing() {
+    if (state.mode !== 'points') return [];
+    const required = game.entry_modes?.points?.required ?? [];
+    const round = partial();
+    return [
+      required.includes('final_trump') && !round.final_trump
+        && { path: 'final_trump', message: t('sc.missing_trump') },
+      ...(required.includes('scores') ? round.scores.map((x, side) => !Number.isInteger(x)
+        && { path: `scores[${side}]`, message: t('sc.missing_score', { name: teamSides[side].name }) }) : []),
+      required.includes('trump_zero') && round.trump_zero == null
+        && { path: 'trump_zero', message: t('sc.missing_zero') },
+    ].filter(Boolean);
+  }
+
   /** The round as Save sends it: in points mode with the last score filled if it can be. */
   function entry() {
     if (state.mode === 'points') fillLast({ last_score: lastScore() });
@@ -299,5 +316,5 @@ export function entryForm({ match, game, initial, guide, report }) {
   ask();
 
   // Asked again by the sheet once the connection is back, if it could not be asked before.
-  return { el, tools, entry, reguide: () => { if (!state.guide) ask(); } };
+  return { el, tools, entry, missing, reguide: () => { if (!state.guide) ask(); } };
 }

@@ -180,6 +180,13 @@ export async function sheetScreen(root, id) {
   }
 
   async function save(entry, panel) {
+    // Offline nobody can check the round before it waits: what the form knows is missing is
+    // said now (editor.missing, from /games), rather than refused once the phone is back.
+    const missing = navigator.onLine ? [] : editor?.missing?.() ?? [];
+    if (missing.length) {
+      showErrors(panel, missing);
+      return;
+    }
     await keyOnItsWay(id);
     const item = await enqueue({ matchId: id, body: entry, token: writeToken(id),
       version: Number(panel.dataset.version), round: Number(panel.dataset.round) });
