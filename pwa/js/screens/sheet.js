@@ -121,6 +121,8 @@ export async function sheetScreen(root, id) {
       first && h('div', { class: 'stale-actions' },
         h('button', { type: 'button', class: 'primary', onclick: async () => {
           await dismiss(item.seq);
+          // The kept numbers go on from the match as it is now, not as a cached read had it.
+          try { view = { ...view, match: (await loadView(id)).match }; } catch { /* offline: as shown */ }
           retry = { body: item.body, problem: null };
           await drawWaiting();
           drawForm();
@@ -209,6 +211,7 @@ export async function sheetScreen(root, id) {
     } else if (state === 'rejected') {
       const problem = mine?.problem || (await rejected(id)).find((i) => i.seq === item.seq).problem;
       if (problem.status === 412) { // another phone saved this round: ask, in place of the form
+        delete panel.dataset.kept;
         await refresh();
         await drawForm();
         window.scrollTo(0, 0);
