@@ -113,3 +113,31 @@ def test_a_round_whose_answer_was_lost_is_sent_not_asked_about(phone: Any, serve
     expect(page.locator(".entry-head h2")).to_contain_text("Round 2")
     expect(page.locator(".stale, .rejected")).to_have_count(0)
     assert scores(server, match) == [[4, 3, 1]]
+
+
+def test_rounds_waiting_behind_a_refused_one_ask_one_after_the_other(
+        phone: Any, server: Any) -> None:
+    match, token = new_api_match(server)
+    phone.open(f"#/m/{match}?t={token}")
+    phone.wait_for_service_worker()
+    page = phone.page
+    phone.context.set_offline(True)
+    save_typed_round(page, (4, 3, 1), trump_zero=1)
+    save_typed_round(page, (0, 2, 6), trump_zero=2)
+    expect(page.locator(".pending-round")).to_have_count(2)
+    server.post(f"/api/v1/matches/{match}/rounds", points_round(1, 5, 2), token)
+    phone.context.set_offline(False)
+
+    expect(page.locator(".stale")).to_have_count(2, timeout=15000)
+    expect(page.locator(".stale button")).to_have_count(2)  # only the oldest is asked now
+    expect(page.locator("form.entry-form")).to_have_count(0)
+    page.get_by_role("button", name="Keep my numbers as round 2").click()
+    expect(page.get_by_label("Points of Ann")).to_have_value("4")
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator(".stale")).to_have_count(1)
+    expect(page.locator("form.entry-form")).to_have_count(0)
+    page.get_by_role("button", name="Keep my numbers as round 3").click()
+    expect(page.get_by_label("Points of Cid")).to_have_value("6")
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator(".entry-head h2")).to_contain_text("Round 4")
+    assert scores(server, match) == [[1, 5, 2], [4, 3, 1], [0, 2, 6]]
