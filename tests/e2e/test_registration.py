@@ -35,3 +35,25 @@ def test_twelve_names_typed_quickly_are_twelve_players(phone: Any, server: Any) 
     assert [(player["name"], player["club"]) for player in registered] == [
         (typed, None) for typed in NAMES]
     expect(page.locator(".register .field-error")).to_have_count(0)
+
+
+def test_a_refused_name_typed_quickly_is_named_and_the_next_one_kept(
+        phone: Any, server: Any) -> None:
+    """The second "Dora" is refused while the next name is already being typed: the refusal
+    names Dora, and the field keeps what is being typed."""
+    tournament = create_tournament(phone)
+    page = phone.page
+    name = page.get_by_label("Name", exact=True)
+    name.click()
+    for typed in ("Dora", "Dora"):
+        page.keyboard.type(typed, delay=15)
+        page.keyboard.press("Enter")
+    page.keyboard.type("Erw", delay=15)
+    expect(page.locator(".register .form-errors")).to_contain_text("Not registered: Dora.")
+    expect(page.locator(".register .form-errors")).to_contain_text("already registered")
+    expect(name).to_have_value("Erw")
+    page.keyboard.type("in", delay=15)
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name="Players (2 active)")).to_be_visible()
+    registered = server.get(f"/api/v1/tournaments/{tournament}")["players"]
+    assert [player["name"] for player in registered] == ["Dora", "Erwin"]

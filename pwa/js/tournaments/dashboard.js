@@ -105,7 +105,8 @@ function fillClubs(list, tournament) {
 // while the last one is on its way; the players are sent one after the other in the order typed.
 // No input is ever read after it was sent, so nothing typed later is appended to a name sent.
 // An empty name while others are on their way is a second Enter, not a player: it is ignored.
-// A refused player says its name with the API's words (the field holds the next name by then).
+// A refused player is said above the form with its name and the API's words, and never put back
+// into the field (the next name may be typed there already, and would be appended to it).
 function registerForm(id, onAdded) {
   const fields = playerFields('tt-player', { enterSends: true });
   const club = recentTournaments().find((x) => x.id === id)?.club;
@@ -138,17 +139,11 @@ function registerForm(id, onAdded) {
         toast(t('tt.added', { name: player.name }));
         onAdded();
       } catch (error) {
-        const said = tournamentProblem(error);
+        // Said above the form, naming the player: the field may hold the next name already,
+        // and a name put back into it would have the next one typed onto it.
         const errors = error instanceof Problem ? error.errors : [];
-        // The field is empty again unless the next name is being typed: give it back there.
-        if (!fields.name.value && !fields.club.value) {
-          fields.name.value = body.name;
-          fields.club.value = body.club ?? '';
-          showErrors(form, errors, said);
-        } else {
-          showErrors(form, [], t('tt.not_added', { name: body.name,
-            why: errors.map((e) => e.message).join(' ') || said }));
-        }
+        showErrors(form, [], t('tt.not_added', { name: body.name,
+          why: errors.map((e) => e.message).join(' ') || tournamentProblem(error) }));
       } finally {
         onTheWay -= 1;
       }
