@@ -94,14 +94,18 @@ class MatchController(Controller):
     async def record(
         self, request: Request[Any, Any, Any], state: State, words: RequestWords,
         match_id: MatchId, data: Entry, idempotency_key: IdempotencyKey = None,
-        x_device_id: DeviceId = None, x_table_phone: TablePhone = None,
+        if_match: IfMatch = None, x_device_id: DeviceId = None, x_table_phone: TablePhone = None,
     ) -> Response[s.RoundWritten]:
-        """Record the next round: the game's round entry (or ``{"entry": ...}``)."""
+        """Record the next round: the game's round entry (or ``{"entry": ...}``).
+
+        With ``If-Match`` (the version the phone saw) a stale version is 412 and stores
+        nothing; a repeated ``Idempotency-Key`` still answers its first response."""
         idempotency = None if idempotency_key is None else service.Idempotency(
             idempotency_key, service.fingerprint("POST", request.url.path, data))
         written = await service.record_round(
             state.database, state.folds, state.owners, broker(request), match_id,
-            authorization(request), data, idempotency, Sender(x_device_id, x_table_phone))
+            authorization(request), data, idempotency, Sender(x_device_id, x_table_phone),
+            if_match)
         if isinstance(written, service.Replay):
             replayed = said_written(words, msgspec.convert(written.body, s.RoundWritten))
             return Response(replayed, status_code=written.status)

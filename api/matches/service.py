@@ -239,14 +239,20 @@ def fingerprint(method: str, path: str, body: Any) -> str:
     return hashlib.sha256(f"{method} {path}\n".encode() + canonical).hexdigest()
 
 
+def _names_version(record: MatchRecord, if_match: str | None) -> bool:
+    """``If-Match`` is absent, ``*``, or names the version (``"7"``, ``W/"7"``, ``7``)."""
+    if if_match is None or if_match.strip() == "*":
+        return True
+    return if_match.strip().removeprefix("W/").strip('"') == str(record.version)
+
+
 def _check_version(record: MatchRecord, if_match: str | None) -> None:
-    """412 unless ``If-Match`` is absent, ``*``, or names the version (``"7"``, ``W/"7"``, ``7``).
+    """412 unless ``If-Match`` names the version (:func:`_names_version`).
 
     Anything else cannot name the current version, so it fails the precondition like a stale one.
     """
-    if if_match is None or if_match.strip() == "*":
-        return
-    if if_match.strip().removeprefix("W/").strip('"') != str(record.version):
+    if not _names_version(record, if_match):
+        assert if_match is not None
         raise PreconditionFailed(_(
             "The match has changed in the meantime (it is at version {version}, not {given}): "
             "load it again first.", version=record.version, given=if_match.strip()))
@@ -578,10 +584,16 @@ def _replay(earlier: Row | None, idempotency: Idempotency) -> Replay | None:
 async def record_round(
     database: Database, folds: RecentFolds, owners: Owners, broker: Broker, match_id: str,
     authorization: str | None, body: dict[str, Any], idempotency: Idempotency | None,
-    sender: Sender = NOBODY,
+    sender: Sender = NOBODY, if_match: str | None = None,
 ) -> s.RoundWritten | Replay:
     """Append a round; with ``idempotency`` when the client sent a key. The one way in for a
     new round: which of the two paths stores it is decided here and nowhere else.
+
+    With ``if_match`` (the match version the phone saw, as ``PUT`` takes it) a stale version is
+    412 and stores nothing; without it the round is appended to whatever is stored. A key
+    already stored answers its first response before the version is looked at, on both paths:
+    a phone whose answer was lost resends with the version it saw before its own round, and
+    must get that round's answer, not a question.
 
     - **One statement** (:func:`_record_known_round`), tried first, on PostgreSQL only: the
       round is folded onto the match as this process last wrote it (else as one unlocked read
@@ -603,10 +615,10 @@ async def record_round(
     statement saves (``bench/load.py`` on PostgreSQL)."""
     entry = unwrap_entry(body)
     found = await _record_known_round(database, folds, owners, match_id, authorization, entry,
-                                      idempotency)
+                                      idempotency, if_match)
     if found is None:
         found = await _record_locked_round(database, folds, owners, match_id, authorization,
-                                           entry, idempotency, sender)
+                                           entry, idempotency, sender, if_match)
     if isinstance(found, Replay):
         return found
     written, writer, number = found
@@ -618,7 +630,7 @@ async def record_round(
 async def _record_known_round(
     database: Database, folds: RecentFolds, owners: Owners, match_id: str,
     authorization: str | None,
-    entry: JSON, idempotency: Idempotency | None,
+    entry: JSON, idempotency: Idempotency | None, if_match: str | None,
 ) -> tuple[Written, MatchWriter, int] | Replay | None:
     """Record the round in one statement (:func:`round_in_one_statement`), PostgreSQL only: from
     the match as this process last wrote it, else (not kept here, or written by another process
@@ -627,14 +639,15 @@ async def _record_known_round(
     way must be taken: SQLite, no such match or one an owner locks every write of (a
     tournament's table), a token that is not the match's own (the locked way tells why, or
     takes an owner's), a round that does not fold onto
-    the stored rounds (the locked way answers against the rounds stored now), or a statement
-    that wrote nothing again."""
+    the stored rounds (the locked way answers against the rounds stored now), an ``If-Match``
+    that does not name the version folded onto (the locked way tells whether it is stale), or
+    a statement that wrote nothing again."""
     if not database.writes_one_statement:
         return None
     kept = folds.last_written(match_id)
     if kept is not None:
         found = await _record_onto(database, folds, owners, kept, authorization, entry,
-                                   idempotency)
+                                   idempotency, if_match)
         if found is not WROTE_NOTHING:
             return found
     row = await database.read_one(match_as_stored(owners), {"match_id": match_id})
@@ -643,7 +656,7 @@ async def _record_known_round(
     record = MatchRecord(*row[:-1])
     found = await _record_onto(database, folds, owners,
                                Stored(record, _game(record.game), tuple(row[-1])),
-                               authorization, entry, idempotency)
+                               authorization, entry, idempotency, if_match)
     return None if found is WROTE_NOTHING else found
 
 
@@ -659,11 +672,14 @@ WROTE_NOTHING = _Unwritten.WROTE_NOTHING
 async def _record_onto(
     database: Database, folds: RecentFolds, owners: Owners, stored: Stored,
     authorization: str | None,
-    entry: JSON, idempotency: Idempotency | None,
+    entry: JSON, idempotency: Idempotency | None, if_match: str | None,
 ) -> tuple[Written, MatchWriter, int] | Replay | _Unwritten | None:
     """The round folded onto ``stored`` and written in one statement if the match is still at
     its version; None when it cannot be (see :func:`_record_known_round`), or
-    :data:`WROTE_NOTHING`."""
+    :data:`WROTE_NOTHING`, also for an ``If-Match`` naming another version than ``stored``'s:
+    the statement writes only at ``stored``'s version, so a stale one is never written here;
+    the match as stored may be at the phone's version, and if it is not, the locked way says
+    412 from the row it locks."""
     record = stored.record
     try:
         token_kind = auth.require_write(authorization, record.write_token_hash)
@@ -671,6 +687,8 @@ async def _record_onto(
                 stored.answer[0] == idempotency.key:
             # The answer was lost on its way (the phone sends it again): this process stored it.
             return _replay((stored.answer[1], 201, stored.answer[2]), idempotency)
+        if not _names_version(record, if_match):
+            return WROTE_NOTHING  # as if the statement from this version had run
         folded = folds.fold(record.id, stored.game, record.players, record.options,
                             [*stored.entries, entry])
     except (Unauthorized, Forbidden, InvalidEntry, MatchFinished):
@@ -705,9 +723,10 @@ async def _record_onto(
 async def _record_locked_round(
     database: Database, folds: RecentFolds, owners: Owners, match_id: str,
     authorization: str | None,
-    entry: JSON, idempotency: Idempotency | None, sender: Sender,
+    entry: JSON, idempotency: Idempotency | None, sender: Sender, if_match: str | None,
 ) -> tuple[Written, MatchWriter, int] | Replay:
-    """Record the round with the match row locked and read: every case, in one transaction."""
+    """Record the round with the match row locked and read: every case, in one transaction. A
+    stored key answers first, then a stale ``If-Match`` is 412."""
     try:
         async with database.write() as statements:
             stored, writer = await _load_for_writing(statements, owners, match_id,
@@ -717,6 +736,7 @@ async def _record_locked_round(
                     IDEMPOTENT_ANSWER, idempotency.stored_as(match_id)), idempotency)
                 if earlier is not None:
                     return earlier
+            _check_version(stored.record, if_match)
             number = len(stored.entries) + 1
             entries = (*stored.entries, entry)
             written = await _store_fold(statements, folds, owners, stored, writer, entries,

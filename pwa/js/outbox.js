@@ -5,6 +5,12 @@
 // (order matters: round 5 must not overtake round 4); a 4xx answer moves it to `rejected` with the
 // problem so the page can show it; a 2xx removes it. Every change is announced (onChange) to this
 // page and, through a BroadcastChannel, to the others, so every open screen of the match refreshes.
+// Each item also keeps the match version it was typed on (`version`, sent as If-Match) and the
+// round it was typed as (`round`): a match another phone changed meanwhile answers 412, and the
+// item moves to `rejected` with every later item of its match (they were typed after it), so
+// the page asks whether to keep the numbers as the next round instead of appending them. A
+// resend of a round already stored is answered from its Idempotency-Key before the version is
+// looked at, so a lost answer is never turned into a question.
 import { languageTag } from './i18n.js';
 import { deviceId, randomId, tablePhone } from './store.js';
 
@@ -39,12 +45,12 @@ async function run(store, mode, work) {
 
 const all = (store) => run(store, 'readonly', (s) => s.getAll());
 
-export async function enqueue({ matchId, body, token }) {
+export async function enqueue({ matchId, body, token, version = null, round = null }) {
   // The device id, the table phone key and the language are read here, in the page: the service
   // worker knows none of them, and a round it replays must still be answered in the words of
   // whoever entered it.
-  const item = { matchId, body, token, device: deviceId(), phone: tablePhone(matchId)?.key,
-    lang: languageTag(), key: randomId(), at: new Date().toISOString() };
+  const item = { matchId, body, token, version, round, device: deviceId(),
+    phone: tablePhone(matchId)?.key, lang: languageTag(), key: randomId(), at: new Date().toISOString() };
   item.seq = await run(OUTBOX, 'readwrite', (s) => s.add(item));
   announce(matchId);
   return item;
@@ -80,6 +86,7 @@ async function send(item) {
     headers: {
       'Content-Type': 'application/json', Accept: 'application/json',
       'Idempotency-Key': item.key, ...(item.token ? { Authorization: `Bearer ${item.token}` } : {}),
+      ...(item.version != null ? { 'If-Match': `"${item.version}"` } : {}),
       ...(item.device ? { 'X-Device-Id': item.device } : {}),
       ...(item.phone ? { 'X-Table-Phone': item.phone } : {}),
       ...(item.lang ? { 'Accept-Language': item.lang } : {}),
@@ -105,14 +112,19 @@ async function replayUnlocked() {
       break;
     }
     const data = await response.json().catch(() => null);
-    await run(OUTBOX, 'readwrite', (s) => s.delete(item.seq));
+    const problem = response.ok ? null : { status: response.status,
+      detail: data?.detail || data?.title || '', errors: data?.errors || [] };
+    // A stale version: this round and the match's later ones, typed after it, wait for an answer.
+    const moved = response.status === 412
+      ? (await all(OUTBOX)).filter((i) => i.matchId === item.matchId) : [item];
+    for (const each of moved) {
+      await run(OUTBOX, 'readwrite', (s) => s.delete(each.seq));
+      if (problem) await run(REJECTED, 'readwrite', (s) => s.put({ ...each, problem }));
+    }
     if (response.ok) {
       outcomes.push({ item, state: 'sent', data });
     } else {
-      const problem = { status: response.status, detail: data?.detail || data?.title || '',
-        errors: data?.errors || [] };
-      await run(REJECTED, 'readwrite', (s) => s.put({ ...item, problem }));
-      outcomes.push({ item, state: 'rejected', problem });
+      for (const each of moved) outcomes.push({ item: each, state: 'rejected', problem });
     }
     announce(item.matchId);
   }

@@ -233,6 +233,50 @@ async def test_a_stale_if_match_is_412_and_changes_nothing(client: Client, new_t
     assert (await table.read())["rounds"][0]["entry"] == game(1, 3, 0, 4)
 
 
+async def test_a_round_posted_with_a_stale_if_match_is_412_and_stores_nothing(
+    new_table: Any,
+) -> None:
+    """Two phones enter round 2: the one that saw version 2 stores it, the other is refused."""
+    table = await new_table()
+    await table.record(game(0, 0, 6, 7))
+    assert (await table.record(game(1, 3, 0, 7), **{"If-Match": '"2"'})).status_code == 201
+    for stale in ('"2"', "2", 'W/"2"', '"1"', "seven"):
+        said = problem(await table.record(game(2, 10, 6, 0), **{"If-Match": stale}), 412)
+        assert "version 3" in said["detail"]
+    match = await table.read()
+    assert (len(match["rounds"]), match["version"]) == (2, 3)
+    assert [item["action"] for item in (await table.client.get(
+        f"{table.url}/history")).json()].count("round_added") == 2
+    # The current version, "*", or none at all: the round is appended.
+    for if_match in ('"3"', "*"):
+        assert (await table.record(game(2, 10, 6, 0), **{"If-Match": if_match})).status_code == 201
+    assert (await table.record(game(2, 10, 6, 0))).status_code == 201
+    assert len((await table.read())["rounds"]) == 5
+
+
+async def test_a_resent_round_answers_its_first_response_whatever_its_if_match(
+    new_table: Any,
+) -> None:
+    """The answer was lost: the phone sends its round again with the version it saw before it,
+    even after another phone's round; the stored answer wins over the precondition."""
+    table = await new_table()
+    first = await table.record(game(0, 0, 6, 7), **{"If-Match": '"1"', "Idempotency-Key": "a"})
+    assert first.status_code == 201
+    again = await table.record(game(0, 0, 6, 7), **{"If-Match": '"1"', "Idempotency-Key": "a"})
+    assert (again.status_code, again.json()) == (201, first.json())
+    assert (await table.record(game(1, 3, 0, 7))).status_code == 201
+    again = await table.record(game(0, 0, 6, 7), **{"If-Match": '"1"', "Idempotency-Key": "a"})
+    assert (again.status_code, again.json()) == (201, first.json())
+    # A new key with the stale version is a question for the phone, and stores nothing.
+    problem(await table.record(game(0, 0, 6, 7), **{"If-Match": '"1"', "Idempotency-Key": "b"}),
+            412)
+    match = await table.read()
+    assert (len(match["rounds"]), match["version"]) == (2, 3)
+    # Refused, the key was not kept: the same key with the current version stores the round.
+    kept = await table.record(game(0, 0, 6, 7), **{"If-Match": '"3"', "Idempotency-Key": "b"})
+    assert (kept.status_code, kept.json()["number"]) == (201, 3)
+
+
 async def test_correcting_a_round_that_does_not_exist_is_404(
     client: Client, new_table: Any,
 ) -> None:

@@ -168,6 +168,41 @@ async def test_a_repeated_idempotency_key_is_answered_again_and_stores_nothing(
     assert held["match"]["version"] == 3
 
 
+async def test_a_stale_if_match_is_never_written_in_one_statement(
+    new_table: NewTable, other_process: Client, locked_writes: list[str], settings: Settings,
+) -> None:
+    """This process keeps the match at version 2 and the phone saw version 2, but another
+    process wrote round 2 since: the statement from version 2 writes nothing, the match as
+    stored is at version 3, and the locked way says 412."""
+    table = await new_table()
+    assert (await table.record(ROUNDS[0])).status_code == 201
+    elsewhere = await other_process.post(f"{table.url}/rounds", json=ROUNDS[1],
+                                         headers=table.auth())
+    assert elsewhere.status_code == 201, elsewhere.text
+    locked_writes.clear()
+    problem(await table.record(ROUNDS[2], **{"If-Match": '"2"', "Idempotency-Key": "late"}),
+            412)
+    assert locked_writes == ["write"]
+    held = await stored(settings, table.id)
+    assert (held["match"]["version"], len(held["rounds"]), held["answers"]) == (3, 2, [])
+    # A phone that saw version 3 is written in one statement again.
+    locked_writes.clear()
+    written = await table.record(ROUNDS[2], **{"If-Match": '"3"'})
+    assert (written.status_code, written.json()["version"]) == (201, 4)
+    assert locked_writes == []
+
+
+async def test_a_kept_answer_wins_over_a_stale_if_match(
+    new_table: NewTable, locked_writes: list[str],
+) -> None:
+    table = await new_table()
+    first = await table.record(ROUNDS[0], **{"If-Match": '"1"', "Idempotency-Key": "k"})
+    assert first.status_code == 201
+    again = await table.record(ROUNDS[0], **{"If-Match": '"1"', "Idempotency-Key": "k"})
+    assert (again.status_code, again.json()) == (201, first.json())
+    assert locked_writes == []  # answered from what this process kept of its last write
+
+
 async def test_a_round_after_the_deciding_one_and_a_wrong_token_get_their_problems(
     new_table: NewTable, settings: Settings,
 ) -> None:

@@ -115,3 +115,17 @@ async def test_the_guide_takes_and_answers_each_games_own_shapes(
         assert answer.status_code == 200, answer.text
         Draft202012Validator({**component(title(game.shapes.guide)), **document}).validate(
             answer.json()["guide"])
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+async def test_every_round_write_documents_if_match_and_its_412(document: dict[str, Any]) -> None:
+    """POST of a round takes If-Match as PUT and DELETE do (issue 23): a client generated from
+    the document can send the version its phone saw."""
+    rounds = "/api/v1/matches/{match_id}/rounds"
+    for path, method in ((rounds, "post"), (rounds + "/{number}", "put"),
+                         (rounds + "/{number}", "delete")):
+        operation = document["paths"][path][method]
+        headers = {p["name"]: p for p in operation["parameters"] if p["in"] == "header"}
+        assert "412" in headers["If-Match"]["description"], method
+        assert not headers["If-Match"].get("required", False)
+        assert "412" in operation["responses"], method

@@ -1,7 +1,12 @@
 // Sea Change entry. Points mode: the trump at round end, then one number per side (the keyboard's
 // Enter goes on to the next side); once all but one are typed the API's guide fills in the last
 // from the checksum (`last_score`), again whenever another changes, also when a round is
-// corrected; who took the trump 0 is a tap on that side's line. Card mode: the suits in play first
+// corrected; who took the trump 0 is a tap on that side's line. Offline (or before the guide has
+// answered, when Save comes first) the last score is filled the one way the guide fills it: the
+// deck's checksum from /games less the scores typed, once every other score is a whole number.
+// Nothing else is computed here. Offline, a points round missing what /games says it requires
+// (`entry_modes.points.required`: the trump, every score, the trump 0) is not queued: `missing`
+// names each such field, so it is said now and not refused on reconnect. Card mode: the suits in play first
 // (when neither the match's options nor an earlier round say them), then a card grid per pile
 // with the guide's running pile points.
 // Decisions: points mode is the default (fastest at a table that counts on paper); the chosen
@@ -50,7 +55,7 @@ export function entryForm({ match, game, initial, guide, report }) {
   const state = {
     mode: initial ? (initial.captured ? 'cards' : 'points') : (localStorage.getItem(MODE_KEY) || 'points'),
     final_trump: initial?.final_trump ?? null,
-    scores: initial?.scores ? initial.scores.map(String) : Array(n).fill(''),
+    scores: initial?.scores ? initial.scores.map((x) => (x == null ? '' : String(x))) : Array(n).fill(''),
     // The score the guide fills in: a correction starts with the last side's, so it follows the others.
     auto: initial?.scores ? n - 1 : -1,
     trump_zero: initial?.trump_zero ?? null,
@@ -119,6 +124,7 @@ export function entryForm({ match, game, initial, guide, report }) {
     state.guide = answer;
     if (!answer) {
       hint.textContent = navigator.onLine || state.mode !== 'points' ? '' : t('sc.no_help_offline');
+      if (state.mode === 'points') fillLast({ last_score: lastScore() });
       return;
     }
     hint.textContent = '';
@@ -134,6 +140,17 @@ export function entryForm({ match, game, initial, guide, report }) {
     }
   }, 120);
 
+  /** The guide's `last_score` from the checksum /games publishes: the one score not typed. */
+  function lastScore() {
+    const typed = state.scores.map((x) => (/^-?\d+$/.test(x.trim()) ? Number(x) : null));
+    const missing = state.scores.flatMap((x, side) => (x.trim() === '' ? [side] : []));
+    if (missing.length !== 1 || typed.filter((x, side) => x != null && side !== missing[0]).length !== n - 1) {
+      return null;
+    }
+    const sum = typed.reduce((total, x, side) => (side === missing[0] ? total : total + x), 0);
+    return { side: missing[0], score: rule.checksum - sum };
+  }
+
   function fillLast(answer) {
     const last = answer.last_score;
     if (last == null) return;
@@ -142,7 +159,33 @@ export function entryForm({ match, game, initial, guide, report }) {
     state.scores[side] = String(score);
     state.auto = side;
     const input = scoreInputs[side];
-    if (input) { input.value = state.scores[side]; input.classList.add('auto'); }
+    if (input) {
+      input.value = state.scores[side];
+      input.classList.add('auto');
+      // Filled, the field is edited: what was said about it empty goes (see form.js).
+      input.closest('[data-path]').dispatchEvent(new Event('input', { bubbles: true }));
+    }
+  }
+
+  /** What /games says a points round requires and is not typed yet, said at its field. */
+  function missing() {
+    if (state.mode !== 'points') return [];
+    const required = game.entry_modes?.points?.required ?? [];
+    const round = partial();
+    return [
+      required.includes('final_trump') && !round.final_trump
+        && { path: 'final_trump', message: t('sc.missing_trump') },
+      ...(required.includes('scores') ? round.scores.map((x, side) => !Number.isInteger(x)
+        && { path: `scores[${side}]`, message: t('sc.missing_score', { name: teamSides[side].name }) }) : []),
+      required.includes('trump_zero') && round.trump_zero == null
+        && { path: 'trump_zero', message: t('sc.missing_zero') },
+    ].filter(Boolean);
+  }
+
+  /** The round as Save sends it: in points mode with the last score filled if it can be. */
+  function entry() {
+    if (state.mode === 'points') fillLast({ last_score: lastScore() });
+    return partial();
   }
 
   function scoreLine(side, i) {
@@ -273,5 +316,5 @@ export function entryForm({ match, game, initial, guide, report }) {
   ask();
 
   // Asked again by the sheet once the connection is back, if it could not be asked before.
-  return { el, tools, entry: partial, reguide: () => { if (!state.guide) ask(); } };
+  return { el, tools, entry, missing, reguide: () => { if (!state.guide) ask(); } };
 }

@@ -9,6 +9,14 @@
 // The screen reads the match again whenever the outbox changes (a waiting round sent when the
 // connection came back, here or by the service worker) or the live stream says it moved on, and
 // the entry form asks its guide again once the connection is back.
+// Two phones on one round: the form keeps the match version and the round number it was drawn
+// for, and Save sends that version (If-Match, through the outbox). A live update renumbers a
+// form nobody has typed into yet; one being typed into keeps its number, and if another phone
+// saved that round meanwhile the API refuses it (412): the phone then shows what the other
+// phone saved, in place of the form, and asks whether to keep the numbers as the next round
+// (they come back into the form under its number, to be checked and saved) or to drop them.
+// Decision: a round waiting offline that meets a changed match asks the same question; the
+// later rounds waiting behind it ask theirs one after the other, oldest first.
 import { Problem, call, guide as askGuide } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
@@ -42,9 +50,12 @@ function roundHeading(match, round, queued) {
     dealer && h('span', { class: 'dealer' }, t('standings.next_dealer', { name: dealer.name }))];
 }
 
-function entryPanel(view, { round, initial, onSave, saveLabel, queued = null, extra = null }) {
+function entryPanel(view, { round, version = null, initial, onSave, saveLabel, queued = null, extra = null }) {
   const { match, game, module } = view;
   const form = h('form', { class: 'panel entry-form', novalidate: true });
+  form.dataset.round = String(round);
+  if (version != null) form.dataset.version = String(version);
+  if (initial) form.dataset.touched = '';
   let asked = 0;
   const editor = module.entryForm({ match, game, initial, round,
     // The game's help for what is typed now; undefined when a later question overtook this one
@@ -55,6 +66,10 @@ function entryPanel(view, { round, initial, onSave, saveLabel, queued = null, ex
       return mine === asked ? answer : undefined;
     },
     report: (errors) => showLive(form, errors) });
+  // Typed into: the form is about one hand now, and a live update no longer renumbers it.
+  const touched = (event) => { if (editor.el.contains(event.target)) form.dataset.touched = ''; };
+  form.addEventListener('input', touched);
+  form.addEventListener('click', touched);
   const submit = h('button', { type: 'submit', class: 'primary save' }, saveLabel);
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -90,13 +105,44 @@ export async function sheetScreen(root, id) {
   let form = null;
   let editor = null;
   let retry = null; // a rejected round loaded back into the form
+  const isStale = (item) => item.problem?.status === 412;
+
+  /** What another phone saved since `item` was typed, and what to do with `item`'s numbers. */
+  function staleQuestion(item, first, keepAs) {
+    const { match, module } = view;
+    const sides = module.sides(match);
+    const theirs = match.rounds.filter((r) => r.number >= (item.round ?? match.rounds.length + 1));
+    return h('div', { class: 'rejected stale', role: 'alert', 'data-stale': item.key },
+      theirs.length ? [h('p', {}, t('sheet.stale', { n: theirs[0].number })),
+        theirs.map((r) => h('p', { class: 'their-round', 'data-round': r.number },
+          h('strong', {}, t('sheet.round_n', { n: r.number })), ' ',
+          module.roundCells(match, r).map((cell, side) => `${sides[side]?.name ?? ''} ${cell}`).join(' · ')))]
+        : h('p', {}, t('sheet.stale_changed')),
+      first && h('div', { class: 'stale-actions' },
+        h('button', { type: 'button', class: 'primary', onclick: async () => {
+          await dismiss(item.seq);
+          // The kept numbers go on from the match as it is now, not as a cached read had it.
+          try { view = { ...view, match: (await loadView(id)).match }; } catch { /* offline: as shown */ }
+          retry = { body: item.body, problem: null };
+          await drawWaiting();
+          drawForm();
+        } }, t('sheet.stale_keep', { n: keepAs })),
+        h('button', { type: 'button', class: 'secondary', onclick: async () => {
+          await dismiss(item.seq);
+          await drawWaiting();
+          drawForm();
+        } }, t('sheet.stale_drop'))));
+  }
 
   async function drawWaiting() {
     const [queued, refused] = await Promise.all([pending(id), rejected(id)]);
+    const stale = refused.filter(isStale);
+    const keepAs = view.match.rounds.length + queued.length + 1;
     replace(waiting,
+      stale.map((item, i) => staleQuestion(item, i === 0, keepAs)),
       queued.map((item, i) => h('p', { class: 'pending-round', 'data-pending': item.key },
         t('sheet.pending', { n: view.match.rounds.length + i + 1 }))),
-      refused.map((item) => h('div', { class: 'rejected', role: 'alert' },
+      refused.filter((item) => !isStale(item)).map((item) => h('div', { class: 'rejected', role: 'alert' },
         h('p', {}, t('sheet.rejected'), ' ', item.problem.errors.length
           ? item.problem.errors.map((error) => error.message).join(' ') : item.problem.detail),
         h('button', { type: 'button', class: 'secondary', onclick: async () => {
@@ -105,19 +151,24 @@ export async function sheetScreen(root, id) {
           drawForm();
           drawWaiting();
         } }, t('sheet.fix')))));
-    return queued.length;
+    return { queued: queued.length, stale: stale.length };
   }
 
   async function drawForm() {
-    if (!view.canWrite || view.match.status === 'finished') {
+    // While another phone's round waits for an answer, the question stands in for the form.
+    // A form holding kept numbers stays until they are saved.
+    const asking = !retry && !(form && 'kept' in form.dataset) && (await rejected(id)).some(isStale);
+    if (!view.canWrite || view.match.status === 'finished' || asking) {
       form?.remove();
       form = null;
+      editor = null;
       return;
     }
     const queued = (await pending(id)).length;
     const fresh = entryPanel(view, { round: view.match.rounds.length + queued + 1, initial: retry?.body,
-      saveLabel: t('sheet.save'), onSave: save, queued });
-    if (retry) showErrors(fresh.form, retry.problem.errors, retry.problem.detail);
+      version: view.match.version + queued, saveLabel: t('sheet.save'), onSave: save, queued });
+    if (retry?.problem) showErrors(fresh.form, retry.problem.errors, retry.problem.detail);
+    else if (retry) fresh.form.dataset.kept = '';
     retry = null;
     if (form) form.replaceWith(fresh.form); else root.append(fresh.form);
     ({ form, editor } = fresh);
@@ -131,8 +182,16 @@ export async function sheetScreen(root, id) {
   }
 
   async function save(entry, panel) {
+    // Offline nobody can check the round before it waits: what the form knows is missing is
+    // said now (editor.missing, from /games), rather than refused once the phone is back.
+    const missing = navigator.onLine ? [] : editor?.missing?.() ?? [];
+    if (missing.length) {
+      showErrors(panel, missing);
+      return;
+    }
     await keyOnItsWay(id);
-    const item = await enqueue({ matchId: id, body: entry, token: writeToken(id) });
+    const item = await enqueue({ matchId: id, body: entry, token: writeToken(id),
+      version: Number(panel.dataset.version), round: Number(panel.dataset.round) });
     requestSync();
     const outcomes = await replay().catch(() => []);
     const mine = outcomes.find((o) => o.item.seq === item.seq);
@@ -140,6 +199,7 @@ export async function sheetScreen(root, id) {
       || ((await pending(id)).some((i) => i.seq === item.seq) ? 'pending'
         : (await rejected(id)).some((i) => i.seq === item.seq) ? 'rejected' : 'sent');
     if (state === 'sent') {
+      delete panel.dataset.kept;
       if (mine?.data?.status === 'finished') {
         go(`#/m/${encodeURIComponent(id)}/winner`);
         return;
@@ -150,6 +210,13 @@ export async function sheetScreen(root, id) {
       window.scrollTo(0, 0);
     } else if (state === 'rejected') {
       const problem = mine?.problem || (await rejected(id)).find((i) => i.seq === item.seq).problem;
+      if (problem.status === 412) { // another phone saved this round: ask, in place of the form
+        delete panel.dataset.kept;
+        await refresh();
+        await drawForm();
+        window.scrollTo(0, 0);
+        return;
+      }
       await dismiss(item.seq);
       // Numbers changed while the round was on its way: its problems are about numbers no
       // longer on the screen (the game's guide speaks about those that are), and would stay.
@@ -174,9 +241,20 @@ export async function sheetScreen(root, id) {
       return;
     }
     drawSummary();
-    const queued = await drawWaiting();
-    const heading = form && !('saving' in form.dataset) && form.querySelector('h2');
-    if (heading) replace(heading, roundHeading(view.match, view.match.rounds.length + queued + 1, queued));
+    const { queued, stale } = await drawWaiting();
+    if (stale && form && !('kept' in form.dataset)) {
+      await drawForm();
+      return;
+    }
+    // A form nobody has typed into yet follows the match to its next round.
+    const heading = form && !('saving' in form.dataset) && !('touched' in form.dataset)
+      && form.querySelector('h2');
+    if (heading) {
+      const round = view.match.rounds.length + queued + 1;
+      replace(heading, roundHeading(view.match, round, queued));
+      form.dataset.round = String(round);
+      form.dataset.version = String(view.match.version + queued);
+    }
     editor?.reguide?.();
   });
 

@@ -69,18 +69,22 @@ function exportsPanel(tournament, organiser) {
         .catch((error) => toast(tournamentProblem(error))) }, t('tt.backup')));
 }
 
-/** Name and club fields of a player (registering or correcting one), the clubs seen offered. */
-function playerFields(prefix) {
+/**
+ * Name and club fields of a player (registering or correcting one), the clubs seen offered.
+ * `enterSends`: Enter in the name sends the form (registration); otherwise it goes on to the club.
+ */
+function playerFields(prefix, { enterSends = false } = {}) {
   const name = h('input', { id: `${prefix}-name`, type: 'text', autocomplete: 'off', maxlength: 60,
-    enterkeyhint: 'next' });
+    enterkeyhint: enterSends ? 'send' : 'next' });
   const club = h('input', { id: `${prefix}-club`, type: 'text', autocomplete: 'off', maxlength: 60,
     list: 'tt-clubs' });
-  // Enter in the name goes on to the club: a half-typed player is never sent.
-  name.addEventListener('keydown', (event) => {
-    if (event.key !== 'Enter') return;
-    event.preventDefault();
-    club.focus();
-  });
+  if (!enterSends) {
+    name.addEventListener('keydown', (event) => {
+      if (event.key !== 'Enter') return;
+      event.preventDefault();
+      club.focus();
+    });
+  }
   return { name, club, el: [
     h('div', { class: 'field', 'data-path': 'name' }, h('label', { for: name.id }, t('tt.player_name')), name),
     h('div', { class: 'field', 'data-path': 'club' }, h('label', { for: club.id }, t('tt.player_club')), club,
@@ -96,8 +100,15 @@ function fillClubs(list, tournament) {
 // Decision: both fields start empty for the next player; the clubs already registered are offered
 // while the club is typed, so players of one club are entered quickly without carrying a club over
 // to someone who has none.
+// Names at typing speed: Enter in the name (or Add) takes the name and club as they are, empties
+// both at once and leaves the focus in the name, so the next name is typed into an empty field
+// while the last one is on its way; the players are sent one after the other in the order typed.
+// No input is ever read after it was sent, so nothing typed later is appended to a name sent.
+// An empty name while others are on their way is a second Enter, not a player: it is ignored.
+// A refused player is said above the form with its name and the API's words, and never put back
+// into the field (the next name may be typed there already, and would be appended to it).
 function registerForm(id, onAdded) {
-  const fields = playerFields('tt-player');
+  const fields = playerFields('tt-player', { enterSends: true });
   const club = recentTournaments().find((x) => x.id === id)?.club;
   if (club && clubTokens(club).token) {
     // A club's tournament: its members are offered as the name is typed (players are members
@@ -111,20 +122,32 @@ function registerForm(id, onAdded) {
   const form = h('form', { class: 'panel register', novalidate: true },
     h('h2', {}, t('tt.register')), fields.el,
     h('button', { type: 'submit', class: 'primary' }, t('tt.add_player')));
-  form.addEventListener('submit', async (event) => {
+  let sending = Promise.resolve();
+  let onTheWay = 0;
+  form.addEventListener('submit', (event) => {
     event.preventDefault();
+    const body = { name: fields.name.value.trim(), club: fields.club.value.trim() || null };
+    if (!body.name && onTheWay) return;
     clearErrors(form);
-    try {
-      const player = await tournamentCall(id, '/players', { method: 'POST', write: true,
-        body: { name: fields.name.value.trim(), club: fields.club.value.trim() || null } });
-      toast(t('tt.added', { name: player.name }));
-      fields.name.value = '';
-      fields.club.value = '';
-      fields.name.focus();
-      onAdded();
-    } catch (error) {
-      showErrors(form, error instanceof Problem ? error.errors : [], tournamentProblem(error));
-    }
+    fields.name.value = '';
+    fields.club.value = '';
+    fields.name.focus();
+    onTheWay += 1;
+    sending = sending.then(async () => {
+      try {
+        const player = await tournamentCall(id, '/players', { method: 'POST', write: true, body });
+        toast(t('tt.added', { name: player.name }));
+        onAdded();
+      } catch (error) {
+        // Said above the form, naming the player: the field may hold the next name already,
+        // and a name put back into it would have the next one typed onto it.
+        const errors = error instanceof Problem ? error.errors : [];
+        showErrors(form, [], t('tt.not_added', { name: body.name,
+          why: errors.map((e) => e.message).join(' ') || tournamentProblem(error) }));
+      } finally {
+        onTheWay -= 1;
+      }
+    });
   });
   return form;
 }
