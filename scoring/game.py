@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from scoring.measures import Measure
+from scoring.measures import Measure, Priced
 from scoring.messages import ENGLISH, NO_NAMES, Message, Names, Vocabulary, Wording
 from scoring.reading import JSON
 from scoring.shapes import (
@@ -245,6 +245,11 @@ class Game(Protocol[Opt, E, R, T]):
 
     def judge(self, totals: T, rounds: Sequence[R], setup: Setup[Opt]) -> Verdict:
         """Standings with shared ranks; winners and reason once the match is over."""
+        ...
+
+    def priced(self, setup: Setup[Opt]) -> Priced | None:
+        """The total a match of this setup played for money pays by; ``None`` where stakes
+        make no sense (a side no one at the table plays)."""
         ...
 
     def score_share(self, totals: T, setup: Setup[Opt]) -> tuple[float, ...]:

@@ -3,7 +3,8 @@
 A game names which totals of its standings say how well a side played (Sea Change's VP and card
 points, Die sieben Siegel's penalty and exact predictions, Tschau Sepp's penalty and games won),
 whether each counts per round or per match, and which way is better. The API sums them per
-member over finished matches and shows averages and bests without knowing any game.
+member over finished matches and shows averages and bests without knowing any game. It names
+the total a match played for money pays by the same way (:class:`Priced`).
 """
 
 from __future__ import annotations
@@ -49,3 +50,12 @@ class Measure:
 
     def as_json(self) -> dict[str, JSON]:
         return {"id": self.id, "total": self.total, "per": self.per, "better": self.better}
+
+
+@dataclass(frozen=True, slots=True)
+class Priced:
+    """The total of a side's standings line that a match played for money pays by
+    (:mod:`scoring.stakes`), and which way is better."""
+
+    total: str
+    lower_is_better: bool

@@ -14,6 +14,10 @@ Decisions:
 - The fee for a lost match is a payment too, so it is rounded to the coin like the others
   (CHF ``0.52`` a lost match is paid as ``0.50``); a side that pays nothing pays nothing.
 - ``to`` may be left out when reading stakes: the payments then go to the players.
+- Each game says which total of its standings line costs money and which way is better
+  (:class:`scoring.measures.Priced`, from ``Game.priced(setup)``), or ``None`` where stakes
+  make no sense (Sea Change solo: the other side is the computer); :func:`settle_verdict` settles a finished
+  match's verdict with it, so the API knows no game.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from dataclasses import dataclass
 from typing import Literal, cast, get_args
 
 from scoring.errors import Errors, at
+from scoring.game import Verdict
+from scoring.measures import Priced
 from scoring.money import Currency, format_amount, read_amount, read_currency
 from scoring.reading import JSON, read_choice, read_object, require
 from scoring.transfers import Transfer, settle_nets
@@ -143,3 +149,13 @@ def settle(
         to_pot=tuple(to_pot),
         transfers=settle_nets(nets),
     )
+
+
+def settle_verdict(stakes: Stakes, priced: Priced, verdict: Verdict) -> Settlement | None:
+    """The settlement of a match by its verdict (``None`` while it is running): each side's
+    ``priced`` total read from its standings line."""
+    if not verdict.finished:
+        return None
+    by_side = sorted(verdict.standings, key=lambda standing: standing.side)
+    totals = [cast(int, standing.totals[priced.total]) for standing in by_side]
+    return settle(stakes, totals, verdict.winners, lower_is_better=priced.lower_is_better)

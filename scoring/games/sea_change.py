@@ -57,7 +57,7 @@ from scoring.games._sea_change_entry import (
     read_round,
 )
 from scoring.match import names_of
-from scoring.measures import Measure
+from scoring.measures import Measure, Priced
 from scoring.messages import ENGLISH, SEAT, SIDE, Listed, Message, Names, Vocabulary, Wording
 from scoring.ranking import shared_ranks
 from scoring.reading import JSON, read_choice, read_int, read_list, read_object
@@ -608,6 +608,9 @@ class SeaChange:
         self, totals: Totals, rounds: Sequence[RoundResult], setup: Setup[Options]
     ) -> Verdict:
         return judge(totals, rounds, setup)
+
+    def priced(self, setup: Setup[Options]) -> Priced | None:
+        return None if setup.options.table.solo else Priced("vp", lower_is_better=False)
 
     def score_share(self, totals: Totals, setup: Setup[Options]) -> tuple[float, ...]:
         return score_share(totals, setup)

@@ -49,7 +49,7 @@ from scoring.games._seven_seals_entry import (
     read_round,
 )
 from scoring.match import names_of
-from scoring.measures import Measure
+from scoring.measures import Measure, Priced
 from scoring.messages import ENGLISH, Listed, Message, Vocabulary, Wording
 from scoring.ranking import best, shared_ranks
 from scoring.reading import JSON, read_int, read_object
@@ -304,6 +304,9 @@ class SevenSeals:
         reason = Reason(FEWEST_PENALTY_POINTS if len(winners) == 1
                         else SHARED_FEWEST_PENALTY_POINTS, params)
         return Verdict(standings, True, winners, reason)
+
+    def priced(self, setup: Setup[SealsOptions]) -> Priced:
+        return Priced("penalty", lower_is_better=True)
 
     def score_share(self, totals: SealsTotals, setup: Setup[SealsOptions]) -> tuple[float, ...]:
         """Per seat: the table's average penalty minus the seat's penalty (higher is better)."""

@@ -69,7 +69,7 @@ from scoring.games._tschau_sepp_cards import (
     penalty_bounds,
 )
 from scoring.match import names_of
-from scoring.measures import Measure
+from scoring.measures import Measure, Priced
 from scoring.messages import ENGLISH, SEAT, Listed, Message, Vocabulary, Wording
 from scoring.ranking import best, shared_ranks
 from scoring.reading import (
@@ -756,6 +756,12 @@ class TschauSepp:
             return Reason(PENALTY_TIE_MORE_WINS_AT_LIMIT if at_limit else PENALTY_TIE_MORE_WINS,
                           params)
         return Reason(FEWEST_PENALTY_AT_LIMIT if at_limit else FEWEST_PENALTY, params)
+
+    def priced(self, setup: Setup[Options]) -> Priced:
+        """Played for wins, the games won; else the penalty points."""
+        if setup.options.scoring == "wins":
+            return Priced("wins", lower_is_better=False)
+        return Priced("penalty", lower_is_better=True)
 
     def score_share(self, totals: Totals, setup: Setup[Options]) -> tuple[float, ...]:
         """Penalty scoring: table average penalty − seat's penalty; wins: wins / games played."""

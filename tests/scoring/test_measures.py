@@ -2,7 +2,9 @@
 
 import pytest
 
-from scoring.measures import Measure
+from scoring.match import set_up
+from scoring.measures import Measure, Priced
+from scoring.reading import JSON
 from scoring.registry import all_games, game_by_id
 
 VP_PER_ROUND = Measure("vp_per_round", "vp", "round", "higher")
@@ -50,3 +52,28 @@ def test_every_game_measures_totals_its_standings_line_has(game_id: str) -> None
     for measure in game.measures:
         assert measure.total in properties
     assert len({m.id for m in game.measures}) == len(game.measures)
+
+
+@pytest.mark.parametrize(("game_id", "options", "players", "priced"), [
+    ("sea-change", {}, 2, Priced("vp", lower_is_better=False)),
+    ("seven-seals", {}, 3, Priced("penalty", lower_is_better=True)),
+    ("tschau-sepp", {}, 3, Priced("penalty", lower_is_better=True)),
+    ("tschau-sepp", {"scoring": "wins"}, 3, Priced("wins", lower_is_better=False)),
+])
+def test_a_match_for_money_pays_by_the_games_main_total(
+        game_id: str, options: dict[str, JSON], players: int, priced: Priced) -> None:
+    game = game_by_id(game_id)
+    assert game is not None
+    setup = set_up(game, [f"P{seat}" for seat in range(players)], options)
+    assert game.priced(setup) == priced
+    shape = game.shapes.standing
+    assert isinstance(shape, dict)
+    properties = shape["properties"]
+    assert isinstance(properties, dict)
+    assert priced.total in properties
+
+
+def test_solo_sea_change_is_not_played_for_money_against_the_computer() -> None:
+    game = game_by_id("sea-change")
+    assert game is not None
+    assert game.priced(set_up(game, ["Ann"], {})) is None

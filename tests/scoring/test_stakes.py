@@ -7,6 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.errors import Errors
+from scoring.game import Standing, Verdict
+from scoring.measures import Priced
 from scoring.money import CHF, EUR, Currency
 from scoring.reading import (
     JSON,
@@ -17,7 +19,7 @@ from scoring.reading import (
     UNKNOWN_CHOICE,
     UNKNOWN_FIELD,
 )
-from scoring.stakes import Settlement, Stakes, read_stakes, settle
+from scoring.stakes import Settlement, Stakes, read_stakes, settle, settle_verdict
 from scoring.transfers import Transfer
 
 PROPERTY = settings(deadline=None, max_examples=300)
@@ -272,3 +274,22 @@ def test_most_is_best_is_fewest_is_best_with_the_signs_turned(match: Match) -> N
         stakes, [-total for total in totals], winners, lower_is_better=not lower_is_better
     )
     assert turned == settled(match)
+
+
+def _verdict(finished: bool) -> Verdict:
+    """Bo (side 1) won with 3 VP against Ann's 1; standings sorted by rank, not by side."""
+    return Verdict((Standing(1, (1,), "Bo", 1, {"vp": 3}), Standing(0, (0,), "Ann", 2, {"vp": 1})),
+                   finished, (1,) if finished else ())
+
+
+def test_a_finished_verdict_is_settled_by_the_priced_total_of_each_side() -> None:
+    settled = settle_verdict(Stakes(EUR, per_point=10), Priced("vp", lower_is_better=False),
+                             _verdict(finished=True))
+    assert settled is not None
+    assert settled.pays == (20, 0)
+    assert settled.transfers == (Transfer(0, 1, 20),)
+
+
+def test_a_running_match_has_no_settlement_yet() -> None:
+    assert settle_verdict(FIVE_RAPPEN, Priced("vp", lower_is_better=False),
+                          _verdict(finished=False)) is None
