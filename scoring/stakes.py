@@ -16,8 +16,8 @@ Decisions:
 - ``to`` may be left out when reading stakes: the payments then go to the players.
 - Each game says which total of its standings line costs money and which way is better
   (:class:`scoring.measures.Priced`, from ``Game.priced(setup)``), or ``None`` where stakes
-  make no sense (Sea Change solo: the other side is the computer); :func:`settle_verdict` settles a finished
-  match's verdict with it, so the API knows no game.
+  make no sense (Sea Change solo: the other side is the computer); :func:`settle_verdict`
+  settles a finished match's verdict with it, so the API knows no game.
 """
 
 from __future__ import annotations
