@@ -27,6 +27,8 @@ CLUB_TOKENS_FOR_WRITE = select(
     ledger.CLUBS.c.token_hash, ledger.CLUBS.c.view_token_hash, ledger.CLUBS.c.version,
 ).where(ledger.CLUBS.c.id == bindparam("club_key"),
         ledger.CLUBS.c.token_hash != HIDDEN).with_for_update()  # not while it is imported
+CLUB_STAKES = select(ledger.CLUBS.c.stakes).where(ledger.CLUBS.c.id == bindparam("club_key"))
+"""The club's default stakes per game (read after :func:`open_club` locked it)."""
 CLUB_TOKENS_OF_MATCH = select(ledger.CLUBS.c.token_hash, ledger.CLUBS.c.view_token_hash).join(
     ledger.CLUB_MATCHES, ledger.CLUB_MATCHES.c.club_id == ledger.CLUBS.c.id).where(
     ledger.CLUB_MATCHES.c.match_id == bindparam("match_key"),

@@ -10,6 +10,8 @@ its statistics and ratings keep so that reading them never replays a match.
   matches (``finish``, from the club's counter; none while the match is not finished) and when
   it was played (``played_at``, copied from the match: the club's history is in that order).
 - ``club.time_zone``: the IANA name of the zone whose local date is a match's evening.
+- ``club.stakes``: the club's default stakes per game key, each as a match stores them (minor
+  units, :func:`api.matches.stakes.stored`); null: none.
 - ``club_seat``: the member at each seat of a club match; once the match is finished also the
   seat's side, final rank, whether it won and the game's measures for it. ``game`` and
   ``finish`` are copied from the match so that a member's results are one index range.
@@ -60,6 +62,8 @@ class ClubRow(SQLModel, table=True):
     updated_at: datetime = Field(sa_type=DateTime(timezone=True))
     time_zone: str = Field(sa_type=String(TIME_ZONE_LENGTH))
     """The IANA name of the club's time zone: which evening (local date) a match belongs to."""
+    stakes: Any = Field(default=None, sa_type=JSON, nullable=True)
+    """Default stakes per game key, each stored as a match stores its own."""
 
 
 class ClubMemberRow(SQLModel, table=True):

@@ -11,7 +11,7 @@ changes nothing of the club's, so it may still take the one-statement way.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -27,6 +27,7 @@ from api.matches.owners import Announcement, ReadOne, TokenWriter
 from api.shared.live import Broker, Change
 from scoring.game import AnyGame
 from scoring.match import FoldedMatch
+from scoring.reading import JSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,11 @@ class ClubMatch:
     club_id: str
     version: int
     members: Sequence[int]
+    stakes: Mapping[str, JSON]
+    """The club's default stakes per game, stored."""
+
+    def stakes_for(self, game_id: str) -> JSON:
+        return self.stakes.get(game_id)
 
     async def adopt(self, statements: Statements, match_id: str, game_id: str,
                     at: datetime, played_at: datetime) -> None:
@@ -120,7 +126,8 @@ class ClubMatches:
                    players: Sequence[str], at: datetime) -> ClubMatch:
         version = await links.open_club(statements, host_id, authorization)
         seated = await members_for(statements, host_id, players, at)
-        return ClubMatch(host_id, version, seated.members)
+        default = await statements.one(links.CLUB_STAKES, {"club_key": host_id})
+        return ClubMatch(host_id, version, seated.members, (default and default[0]) or {})
 
 
 

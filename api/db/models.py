@@ -5,7 +5,8 @@ metadata has a naming convention so batch migrations on SQLite can address every
 A round's primary key is (match, number): two writers can never store the same round twice.
 
 ``match.played_at`` is when the match was played, as its creator said (a paper sheet typed in
-the next day), else when it was created; ``match.location`` where, if said.
+the next day), else when it was created; ``match.location`` where, if said; ``match.stakes``
+what it is played for, in minor units (:mod:`api.matches.stakes`), null if not for money.
 
 ``match.snapshot`` is the read model: the match exactly as ``GET /matches/{id}`` shows it, written
 in the same transaction as the rounds it is made from, so a read is one row. The ``round`` table
@@ -55,6 +56,7 @@ class MatchRow(SQLModel, table=True):
     played_at: datetime = Field(sa_type=DateTime(timezone=True))
     """When the match was played (the evening it belongs to): given, or when it was created."""
     location: str | None = Field(default=None, sa_type=String(LOCATION_LENGTH), nullable=True)
+    stakes: Any = Field(default=None, sa_type=JSON, nullable=True)
 
 
 class RoundRow(SQLModel, table=True):

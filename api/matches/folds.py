@@ -47,6 +47,8 @@ class MatchRecord:
     created_at: datetime
     played_at: datetime
     location: str | None
+    stakes: JSON = None
+    """What it is played for, stored (:func:`api.matches.stakes.stored`), or ``None``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,6 +34,7 @@ from api.edge.problems import Forbidden
 from api.shared.live import Broker
 from scoring.game import AnyGame
 from scoring.match import FoldedMatch
+from scoring.reading import JSON
 
 DEVICE_ID_LENGTH = 100
 DEVICE_ID_PATTERN = r"^[!-~]+$"
@@ -163,6 +164,11 @@ class HostedMatch(Protocol):
                     at: datetime, played_at: datetime) -> None:
         """Make the stored match the host's, its members at its seats (same transaction);
         ``played_at``: when it was played (its evening)."""
+        ...
+
+    def stakes_for(self, game_id: str) -> JSON:
+        """The host's default stakes for a match of ``game_id`` as a match stores them
+        (:func:`api.matches.stakes.stored`), or ``None``."""
         ...
 
 

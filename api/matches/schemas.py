@@ -21,6 +21,24 @@ PlayedAt = Annotated[str, msgspec.Meta(max_length=PLAYED_AT_LENGTH, extra_json_s
     "format": "date-time"})]
 
 
+Amount = Annotated[str, msgspec.Meta(
+    max_length=16, pattern=r"^-?[0-9]+(\.[0-9]{1,2})?$",
+    description='A decimal string with at most two decimals, such as "0.50" (never a number).')]
+STAKES_SCHEMA: dict[str, Any] = {
+    "type": "object", "additionalProperties": False, "required": ["currency", "per_point"],
+    "properties": {
+        "currency": {"enum": ["CHF", "EUR"]},
+        "per_point": {"type": "string", "description": "Per point of difference."},
+        "to": {"enum": ["players", "pot"], "default": "players"},
+        "per_match_lost": {"type": "string", "default": "0",
+                           "description": "Paid into the pot by each side that did not win."},
+    },
+}
+"""Stakes as a body writes them; read (and every field checked, 422 at its path) by
+:func:`scoring.stakes.read_stakes`."""
+StakesBody = Annotated[dict[str, Any], msgspec.Meta(extra_json_schema=STAKES_SCHEMA)]
+
+
 class NewMatch(msgspec.Struct, forbid_unknown_fields=True):
     game: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
     players: Annotated[
@@ -37,6 +55,38 @@ class NewMatch(msgspec.Struct, forbid_unknown_fields=True):
     keeps its evening. Default: now."""
     location: Annotated[str, msgspec.Meta(max_length=MAX_NAME_IN_BODY)] | None = None
     """Where it was played (up to 80 characters)."""
+    stakes: StakesBody | None = None
+    """What it is played for; a club's match without them takes the club's default for its
+    game."""
+
+
+
+class MatchStakes(msgspec.Struct):
+    """What a match is played for."""
+
+    currency: Literal["CHF", "EUR"]
+    per_point: Amount
+    to: Literal["players", "pot"]
+    per_match_lost: Amount
+
+
+class Transfer(msgspec.Struct):
+    """One side pays another (side numbers as in the standings)."""
+
+    from_: int = msgspec.field(name="from")
+    to: int
+    amount: Amount
+
+
+class Settlement(msgspec.Struct):
+    """A finished match's money: per side (in side order) what it pays and receives, what all
+    pay into the pot, and the transfers that settle the payments between sides."""
+
+    currency: Literal["CHF", "EUR"]
+    pays: list[Amount]
+    receives: list[Amount]
+    pot: Amount
+    transfers: list[Transfer]
 
 
 class MatchPlayer(msgspec.Struct):
@@ -74,6 +124,9 @@ class Match(msgspec.Struct):
     updated_at: datetime
     played_at: datetime
     location: str | None
+    stakes: MatchStakes | None
+    settlement: Settlement | None
+    """Once finished, with stakes: who pays whom."""
 
 
 class CreatedMatch(Match):
@@ -94,6 +147,7 @@ class RoundWritten(msgspec.Struct):
     reason: Reason | None
     next_dealer: int
     standings: list[MatchStanding]
+    settlement: Settlement | None
 
 
 class Guide(msgspec.Struct):

@@ -78,6 +78,7 @@ from api.edge.problems import (
 )
 from api.i18n import Phrase, _, _n
 from api.matches import schemas as s
+from api.matches import stakes
 from api.matches.folds import MatchRecord, RecentFolds, Stored
 from api.matches.owners import NOBODY, Announcement, MatchWriter, Owners, Sender, TokenWriter
 from api.matches.played import location_of, played_at_of
@@ -312,7 +313,8 @@ def match_columns(record: MatchRecord, version: int, folded: FoldedMatch,
         rounds=[s.MatchRound(**played) for played in rounds],  # type: ignore[arg-type]
         standings=standings, version=version,
         created_at=utc(record.created_at), updated_at=at, played_at=utc(record.played_at),
-        location=record.location,
+        location=record.location, stakes=stakes.answer(record.stakes),
+        settlement=stakes.settlement(_game(record.game), folded, record.stakes),
     )
     columns = {"version": version, "status": status, "winners": snapshot.winners,
                "reason": reason, "standings": standings, "next_dealer": folded.next_dealer,
@@ -333,7 +335,7 @@ def _round_written(columns: dict[str, Any], played: dict[str, JSON]) -> s.RoundW
         number=played["number"], entry=played["entry"],  # type: ignore[arg-type]
         result=played["result"], totals=played["totals"],  # type: ignore[arg-type]
         version=match.version, status=match.status, winners=match.winners, reason=match.reason,
-        next_dealer=match.next_dealer, standings=match.standings,
+        next_dealer=match.next_dealer, standings=match.standings, settlement=match.settlement,
     )
 
 
@@ -382,7 +384,8 @@ async def add_match(session: AsyncSession, match_id: str, game: AnyGame, names: 
 async def create_match(database: Database, folds: RecentFolds, owners: Owners,
                        body: s.NewMatch, authorization: str | None = None) -> s.CreatedMatch:
     """A new match; with ``club`` its host's (:class:`api.matches.owners.MatchHost`: the
-    club's, its players the club's members, club token)."""
+    club's, its players the club's members, club token). Without ``stakes`` it takes its host's
+    default stakes for the game, if any and if the setup is priced by anything."""
     game = registry.game_by_id(body.game)
     if game is None:
         raise Unprocessable(NO_SUCH_GAME, errors=[unknown_game("game", body.game)])
@@ -395,16 +398,21 @@ async def create_match(database: Database, folds: RecentFolds, owners: Owners,
     at = now()
     played_at = played_at_of(body.played_at, at)
     location = location_of(body.location)
+    priced = game.priced(setup)
+    stakes_given = None if body.stakes is None else stakes.read_body(body.stakes, "stakes")
+    if stakes_given is not None and priced is None:
+        raise stakes.refuse_unpriced(game, "stakes")
     tokens = auth.new_tokens()
     record = MatchRecord(
         id=new_id(MATCH_ID_BYTES), game=game.id, players=list(setup.players),
         options=game.options_json(setup.options), private=body.private,
         write_token_hash=auth.token_hash(tokens.write),
         view_token_hash=auth.token_hash(tokens.view), version=1, created_at=at,
-        played_at=played_at, location=location,
+        played_at=played_at, location=location, stakes=stakes_given,
     )
-    row, _rounds = new_match_row(record, fold_match(game, setup, []), at)
+    folded = fold_match(game, setup, [])
     if body.club is None and database.writes_one_statement:
+        row, _rounds = new_match_row(record, folded, at)
         await database.write_one(MATCH_MADE_IN_ONE_STATEMENT, {
             **{f"set_{name}": value for name, value in row.items()}, "at": at,
             "no_entry": None})
@@ -412,6 +420,9 @@ async def create_match(database: Database, folds: RecentFolds, owners: Owners,
         async with database.write() as statements:
             hosted = None if body.club is None else await owners.host.open(
                 statements, body.club, authorization, setup.players, at)
+            if hosted is not None and stakes_given is None and priced is not None:
+                record = replace(record, stakes=hosted.stakes_for(game.id))
+            row, _rounds = new_match_row(record, folded, at)
             await statements.run(INSERT_MATCH, row)
             if hosted is not None:
                 await hosted.adopt(statements, record.id, game.id, at, played_at)

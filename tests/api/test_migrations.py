@@ -183,7 +183,8 @@ def test_whole_numbers_stored_as_floats_become_integers_and_the_match_goes_on(
     assert schema.check(database_url) is None
     with TestClient(app=create_app(settings)) as client:
         after = ok(client.get(f"/api/v1/matches/{whole['id']}"), 200)
-        assert after == {**before, "played_at": before["created_at"], "location": None}
+        assert after == {**before, "played_at": before["created_at"], "location": None,
+                         "stakes": None, "settlement": None}
         assert json.dumps(after["rounds"][0]["entry"]) == '{"winner": 1, "penalty": [3, 0, 6]}'
         written = ok(record(client, whole, second_round), 201)
         assert written["totals"] == {"penalty": [3, 3, 10], "wins": [1, 1, 0], "games": 2}
