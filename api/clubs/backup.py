@@ -51,6 +51,7 @@ from api.edge import auth
 from api.edge.bodies import decode_body
 from api.edge.problems import Fault, Unprocessable, name_field
 from api.i18n import _
+from api.matches import stakes as match_stakes
 from api.matches.played import location_of
 from api.matches.service import AUDIT, MATCH_ID_BYTES, made_match, now, utc
 from api.matches.service import ROUNDS as MATCH_ROUNDS
@@ -127,7 +128,8 @@ async def backup(session: AsyncSession, club_id: str, authorization: str | None)
             created_at=utc(created_at)))
     return s.ClubBackup(format="tafelrunde-club", version=1, name=club.name, members=members,
                         matches=matches, tournaments=tournaments, exported_at=now(),
-                        time_zone=club.time_zone)
+                        time_zone=club.time_zone,
+                        stakes=match_stakes.written_per_game(club.stakes))
 
 
 TABLES: Table = SQLModel.metadata.tables[TournamentTableRow.__tablename__]
@@ -275,12 +277,14 @@ def _plan(body: s.ClubBackup) -> _Planned:
         raise Unprocessable(_("The backup does not describe a club."), errors=problems)
     assert name is not None
     time_zone = time_zone_of(body.time_zone)
+    stakes = match_stakes.read_per_game(body.stakes, "stakes")
     tokens = auth.new_tokens()
     at = now()
     club_id = new_id(CLUB_ID_BYTES)
     club: dict[str, Any] = {"id": club_id, "name": name, "token_hash": HIDDEN,
                             "view_token_hash": HIDDEN, "finished": 0, "version": 1,
-                            "created_at": at, "updated_at": at, "time_zone": time_zone}
+                            "created_at": at, "updated_at": at, "time_zone": time_zone,
+                            "stakes": stakes or None}
     rows: Rows = [(ledger.CLUBS, club)]
     rows += [(MEMBERS, {
         "club_id": club_id, "id": m.id, "name": None if m.name is None else m.name.strip(),

@@ -11,8 +11,14 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from api.clubs.models import CLUB_NAME_LENGTH, MEMBER_NAME_LENGTH, TIME_ZONE_LENGTH
+from api.clubs.models import (
+    CLUB_NAME_LENGTH,
+    GAME_ID_LENGTH,
+    MEMBER_NAME_LENGTH,
+    TIME_ZONE_LENGTH,
+)
 from api.games.schemas import RoundEntry
+from api.matches.schemas import MatchStakes, StakesBody
 from api.tournaments.schemas import Backup
 
 MAX_MEMBER_ID = 1_000_000
@@ -29,11 +35,18 @@ class NewClub(msgspec.Struct, forbid_unknown_fields=True):
 TimeZone = Annotated[str, msgspec.Meta(max_length=TIME_ZONE_LENGTH, examples=["Europe/Zurich"])]
 
 
+GameKey = Annotated[str, msgspec.Meta(min_length=1, max_length=GAME_ID_LENGTH)]
+
+
 class ClubChange(msgspec.Struct, forbid_unknown_fields=True):
-    """A new name for the club, a new time zone (IANA name), or both; what is left out stays."""
+    """A new name for the club, a new time zone (IANA name), new default stakes per game; what
+    is left out stays."""
 
     name: ClubName | None = None
     time_zone: TimeZone | None = None
+    stakes: dict[GameKey, StakesBody | None] | None = None
+    """Per game key the stakes a club match of that game is played for unless it says;
+    ``null`` for a game takes its default away, games left out keep theirs."""
 
 
 class MemberChange(msgspec.Struct, forbid_unknown_fields=True):
@@ -138,6 +151,8 @@ class Club(msgspec.Struct):
     name: str
     time_zone: str
     """The IANA name of the zone whose local date is a match's evening."""
+    stakes: dict[str, MatchStakes]
+    """The default stakes per game key of the club's matches."""
     players: list[ClubMemberSummary]
     games: list[str]
     finished_matches: int
@@ -322,6 +337,8 @@ class ClubBackup(msgspec.Struct, forbid_unknown_fields=True):
                            msgspec.Meta(max_length=MAX_BACKUP_TOURNAMENTS)]
     exported_at: datetime | None = None
     time_zone: TimeZone = "Europe/Zurich"
+    stakes: dict[GameKey, StakesBody] = {}
+    """The club's default stakes per game key."""
 
 
 CLOSED_REQUEST_BODIES = (NewClub, ClubChange, MemberChange, NewClubMembers, MemberMerge, ClubBackup,

@@ -54,6 +54,7 @@ from api.edge.problems import (
     unknown_game,
 )
 from api.i18n import Words, _
+from api.matches import stakes as match_stakes
 from api.matches.folds import RecentFolds
 from api.matches.service import now, rename_seats, utc
 from api.shared.ids import new_id
@@ -109,6 +110,8 @@ class ClubRecord:
     created_at: datetime
     updated_at: datetime
     time_zone: str
+    stakes: Any = None
+    """Default stakes per game key, stored (:func:`api.matches.stakes.stored`)."""
 
 
 CLUB_RECORD = select(*(ledger.CLUBS.c[name] for name in ClubRecord.__slots__))
@@ -247,6 +250,7 @@ async def club_view(session: AsyncSession, club: ClubRecord) -> s.Club:
             ledger.CLUB_MATCHES.c.finish.is_not(None)))).scalar_one()
     return s.Club(
         id=club.id, name=club.name, time_zone=club.time_zone,
+        stakes=match_stakes.answer_per_game(club.stakes),
         players=[s.ClubMemberSummary(m.id, m.shown, m.aliases, played[m.id])
                  for m in members.values() if m.listed],
         games=sorted(games), finished_matches=int(finished), version=club.version,
@@ -541,8 +545,8 @@ async def create_club(session: AsyncSession, body: s.NewClub) -> s.CreatedClub:
     club, tokens = await add_club(session, name)
     at = club.created_at
     await session.commit()
-    return s.CreatedClub(id=club.id, name=club.name, time_zone=club.time_zone, players=[],
-                         games=[], finished_matches=0,
+    return s.CreatedClub(id=club.id, name=club.name, time_zone=club.time_zone, stakes={},
+                         players=[], games=[], finished_matches=0,
                          version=club.version, created_at=at, updated_at=at,
                          token=tokens.write, view_token=tokens.view)
 
@@ -565,13 +569,18 @@ async def _writable(session: AsyncSession, club_id: str,
 
 async def change_club(session: AsyncSession, broker: Broker, club_id: str,
                       authorization: str | None, body: s.ClubChange) -> s.Club:
-    """A new name or time zone (or both; neither changes nothing but the version)."""
-    columns: dict[str, str] = {}
+    """A new name, time zone or default stakes (none of them changes nothing but the version).
+    New stakes for a game replace its old ones, ``null`` removes them."""
+    columns: dict[str, Any] = {}
     if body.name is not None:
         columns["name"] = checked_name(body.name, "name", CLUB_NAME_LENGTH, CLUB_NAME_NEEDED)
     if body.time_zone is not None:
         columns["time_zone"] = time_zone_of(body.time_zone)
+    stakes = None if body.stakes is None else match_stakes.read_per_game(body.stakes, "stakes")
     club, version = await _writable(session, club_id, authorization)
+    if stakes is not None:
+        merged = {**(club.stakes or {}), **stakes}
+        columns["stakes"] = {game: kept for game, kept in merged.items() if kept is not None}
     change = await ledger.touch_club(EngineStatements(session), club.id, version, now(),
                                      **columns)
     await session.commit()

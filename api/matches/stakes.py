@@ -16,14 +16,16 @@ Decisions:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
-from api.edge.problems import Fault, Unprocessable, field_problems
+from api.edge.problems import NO_SUCH_GAME, Fault, Unprocessable, field_problems, unknown_game
 from api.i18n import _
 from api.matches import schemas as s
-from scoring.errors import Errors
+from scoring import registry
+from scoring.errors import Errors, at
 from scoring.game import AnyGame
 from scoring.match import FoldedMatch
 from scoring.money import CHF, EUR
@@ -56,6 +58,17 @@ def read_body(raw: JSON, path: str) -> dict[str, JSON]:
     return stored(stakes)
 
 
+def read_per_game(raw: Mapping[str, JSON], path: str) -> dict[str, JSON]:
+    """Default stakes per game key (a club's), each stored (:func:`stored`); ``None`` for a
+    game takes its default away. 422 at ``<path>.<game>`` for a game there is none of, or
+    naming every bad field of the first game whose stakes are wrong."""
+    unknown = [unknown_game(at(path, key), key) for key in raw if registry.game_by_id(key) is None]
+    if unknown:
+        raise Unprocessable(NO_SUCH_GAME, errors=unknown)
+    return {key: None if value is None else read_body(value, at(path, key))
+            for key, value in raw.items()}
+
+
 def refuse_unpriced(game: AnyGame, path: str) -> Unprocessable:
     """Stakes for a setup the game prices nothing by (solo Sea Change)."""
     return Unprocessable(BAD_STAKES, errors=[Fault(path, "not_for_money", _(
@@ -66,6 +79,17 @@ def refuse_unpriced(game: AnyGame, path: str) -> Unprocessable:
 def answer(raw: Any) -> s.MatchStakes | None:
     """The stakes as the match answer shows them (decimal strings)."""
     return None if raw is None else msgspec.convert(from_stored(raw).as_json(), s.MatchStakes)
+
+
+def written_per_game(raw: Any) -> dict[str, dict[str, JSON]]:
+    """Stored default stakes per game as a body writes them (a club's backup)."""
+    return {key: from_stored(value).as_json() for key, value in sorted((raw or {}).items())}
+
+
+def answer_per_game(raw: Any) -> dict[str, s.MatchStakes]:
+    """Stored default stakes per game as an answer shows them."""
+    return {key: msgspec.convert(value, s.MatchStakes)
+            for key, value in written_per_game(raw).items()}
 
 
 def settlement(game: AnyGame, folded: FoldedMatch, raw: Any) -> s.Settlement | None:

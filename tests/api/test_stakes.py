@@ -7,7 +7,7 @@ from typing import Any
 
 from litestar.testing import AsyncTestClient
 
-from tests.api.clubs import MATCHES, bearer, tschau_round
+from tests.api.clubs import CLUBS, MATCHES, Club, bearer, new_club, tschau_round
 
 Client = AsyncTestClient  # type: ignore[type-arg]
 FIVE_RAPPEN = {"currency": "CHF", "per_point": "0.05"}
@@ -166,3 +166,79 @@ async def test_solo_sea_change_is_not_played_for_money(client: Client) -> None:
                                       "stakes": FIVE_RAPPEN}, "fr")
     assert error["path"] == "stakes"
     assert error["code"] == "not_for_money"
+
+
+# A club's default stakes per game
+
+
+async def set_stakes(club: Club, stakes: dict[str, Any], token: str | None = None,
+                     language: str = "en") -> Any:
+    return await club.client.patch(club.url, json={"stakes": stakes}, headers={
+        **bearer(token or club.token), "Accept-Language": language})
+
+
+async def test_a_club_match_without_stakes_takes_the_clubs_default_for_its_game(
+        client: Client) -> None:
+    club = await new_club(client)
+    changed = await set_stakes(club, {"tschau-sepp": {**FIVE_RAPPEN, "per_match_lost": "0.5"}})
+    assert changed.status_code == 200, changed.text
+    assert changed.json()["stakes"] == {"tschau-sepp": {
+        "currency": "CHF", "per_point": "0.05", "to": "players", "per_match_lost": "0.50"}}
+    assert (await club.get())["stakes"] == changed.json()["stakes"]
+    match = await club.start(["Ann", "Bea"])
+    assert match["stakes"] == changed.json()["stakes"]["tschau-sepp"]
+    settled = (await write(client, match, tschau_round([0, 4])))["settlement"]
+    assert settled["pays"] == ["0.00", "0.70"]
+    assert settled["pot"] == "0.50"
+    other_game = await club.start(["Ann", "Bea", "Cem"], game="seven-seals")
+    assert other_game["stakes"] is None
+
+
+async def test_stakes_a_club_match_is_given_override_the_clubs_default(client: Client) -> None:
+    club = await new_club(client)
+    await set_stakes(club, {"tschau-sepp": FIVE_RAPPEN})
+    match = await club.start(["Ann", "Bea"], stakes={"currency": "EUR", "per_point": "1"})
+    assert match["stakes"]["currency"] == "EUR"
+    solo = await club.start(["Ann"], game="sea-change", options={"target_vp": 1})
+    assert solo["stakes"] is None
+
+
+async def test_a_default_is_replaced_per_game_and_taken_away_with_null(client: Client) -> None:
+    club = await new_club(client)
+    await set_stakes(club, {"tschau-sepp": FIVE_RAPPEN, "seven-seals": FIVE_RAPPEN})
+    changed = await set_stakes(club, {"seven-seals": None})
+    assert list(changed.json()["stakes"]) == ["tschau-sepp"]
+    assert (await club.start(["Ann", "Bea", "Cem"], game="seven-seals"))["stakes"] is None
+
+
+async def test_bad_default_stakes_are_refused_at_their_field_and_change_nothing(
+        client: Client) -> None:
+    club = await new_club(client)
+    bad = await set_stakes(club, {"tschau-sepp": {"currency": "CHF", "per_point": "x"}}, None,
+                           "it")
+    assert bad.status_code == 422, bad.text
+    assert [error["path"] for error in bad.json()["errors"]] == ["stakes.tschau-sepp.per_point"]
+    unknown = await set_stakes(club, {"skat": FIVE_RAPPEN})
+    assert unknown.status_code == 422, unknown.text
+    assert [error["path"] for error in unknown.json()["errors"]] == ["stakes.skat"]
+    assert (await club.get())["stakes"] == {}
+
+
+async def test_the_view_token_cannot_change_the_default_stakes(client: Client) -> None:
+    club = await new_club(client)
+    refused = await set_stakes(club, {"tschau-sepp": FIVE_RAPPEN}, club.view_token)
+    assert refused.status_code == 403, refused.text
+    assert (await club.get())["stakes"] == {}
+
+
+async def test_the_default_stakes_are_in_the_clubs_backup_and_restored(client: Client) -> None:
+    club = await new_club(client)
+    await set_stakes(club, {"tschau-sepp": FIVE_RAPPEN})
+    saved = (await client.get(f"{club.url}/backup", headers=club.auth)).json()
+    assert saved["stakes"] == {"tschau-sepp": {**FIVE_RAPPEN, "to": "players",
+                                               "per_match_lost": "0.00"}}
+    imported = await client.post(f"{CLUBS}/import", json=saved)
+    assert imported.status_code == 201, imported.text
+    copy = imported.json()
+    read = await client.get(f"{CLUBS}/{copy['id']}", headers=bearer(copy["token"]))
+    assert read.json()["stakes"] == {"tschau-sepp": saved["stakes"]["tschau-sepp"]}
