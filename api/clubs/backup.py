@@ -89,11 +89,12 @@ async def backup(session: AsyncSession, club_id: str, authorization: str | None)
     matches: list[s.BackupClubMatch] = []
     finishes: dict[str, s.BackupFinish | None] = {}
     for match_id, game, players, options, private, created_at, finish, finished_at, tournament, \
-            played_at, location in await session.execute(
+            played_at, location, stakes in await session.execute(
                 select(club_matches.c.match_id, club_matches.c.game, MATCHES.c.players,
                        MATCHES.c.options, MATCHES.c.private, club_matches.c.created_at,
                        club_matches.c.finish, club_matches.c.finished_at,
-                       club_matches.c.tournament_id, MATCHES.c.played_at, MATCHES.c.location)
+                       club_matches.c.tournament_id, MATCHES.c.played_at, MATCHES.c.location,
+                       MATCHES.c.stakes)
                 .join(MATCHES, MATCHES.c.id == club_matches.c.match_id)
                 .where(club_matches.c.club_id == club.id)
                 .order_by(club_matches.c.created_at, club_matches.c.match_id)):
@@ -103,7 +104,8 @@ async def backup(session: AsyncSession, club_id: str, authorization: str | None)
             matches.append(s.BackupClubMatch(
                 game=game, players=list(players), members=seated[match_id], options=options,
                 entries=entries[match_id], created_at=utc(created_at), finished=finished,
-                private=private, played_at=utc(played_at), location=location))
+                private=private, played_at=utc(played_at), location=location,
+                stakes=match_stakes.written(stakes)))
     tournaments = []
     for tournament_id, created_at in await session.execute(
             select(links.TOURNAMENTS.c.tournament_id, links.TOURNAMENTS.c.created_at)
@@ -319,12 +321,13 @@ def _plan(body: s.ClubBackup) -> _Planned:
         played_at = created_at if played.played_at is None else utc(played.played_at)
         try:
             location = location_of(played.location)
+            played_for = match_stakes.read_for(game, folded.setup, played.stakes, "stakes")
         except Unprocessable as refused:
             problems += [Fault(f"{path}.{fault.path}", fault.code, fault.text)
                          for fault in refused.errors]
             continue
         _match_rows(made_match(match_id, game, folded, played.private, auth.new_tokens(),
-                               created_at, access.CLUB, played_at, location), rows)
+                               created_at, access.CLUB, played_at, location, played_for), rows)
         _club_match(club_id, match_id, game, folded, played.members, created_at,
                     played.finished if folded.finished else None, None, rows, counted,
                     played_at)

@@ -303,6 +303,8 @@ class BackupClubMatch(msgspec.Struct, forbid_unknown_fields=True):
     """When it was played; left out (a backup made before it was kept): ``created_at``."""
     location: Annotated[str, msgspec.Meta(max_length=200)] | None = None
     """Where (checked as a new match's ``location``)."""
+    stakes: StakesBody | None = None
+    """What it was played for (checked as a new match's ``stakes``)."""
 
 
 class BackupTablePlayer(msgspec.Struct, forbid_unknown_fields=True):

@@ -341,17 +341,18 @@ def _round_written(columns: dict[str, Any], played: dict[str, JSON]) -> s.RoundW
 
 def made_match(match_id: str, game: AnyGame, folded: FoldedMatch, private: bool,
                tokens: auth.TokenPair, at: datetime, token_kind: str,
-               played_at: datetime | None = None,
-               location: str | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+               played_at: datetime | None = None, location: str | None = None,
+               stakes: JSON = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The rows of a match made whole at once (a tournament's table, an imported backup's
     match): its own, then its rounds' and its creation's audit (to insert in this order).
-    ``played_at`` defaults to ``at``."""
+    ``played_at`` defaults to ``at``; ``stakes`` stored (:func:`api.matches.stakes.stored`)."""
     record = MatchRecord(
         id=match_id, game=game.id, players=list(folded.setup.players),
         options=game.options_json(folded.setup.options), private=private,
         write_token_hash=auth.token_hash(tokens.write),
         view_token_hash=auth.token_hash(tokens.view), version=1 + len(folded.rounds),
         created_at=at, played_at=at if played_at is None else played_at, location=location,
+        stakes=stakes,
     )
     columns, rounds = new_match_row(record, folded, at)
     return columns, [
@@ -398,10 +399,7 @@ async def create_match(database: Database, folds: RecentFolds, owners: Owners,
     at = now()
     played_at = played_at_of(body.played_at, at)
     location = location_of(body.location)
-    priced = game.priced(setup)
-    stakes_given = None if body.stakes is None else stakes.read_body(body.stakes, "stakes")
-    if stakes_given is not None and priced is None:
-        raise stakes.refuse_unpriced(game, "stakes")
+    stakes_given = stakes.read_for(game, setup, body.stakes, "stakes")
     tokens = auth.new_tokens()
     record = MatchRecord(
         id=new_id(MATCH_ID_BYTES), game=game.id, players=list(setup.players),
@@ -420,7 +418,7 @@ async def create_match(database: Database, folds: RecentFolds, owners: Owners,
         async with database.write() as statements:
             hosted = None if body.club is None else await owners.host.open(
                 statements, body.club, authorization, setup.players, at)
-            if hosted is not None and stakes_given is None and priced is not None:
+            if hosted is not None and stakes_given is None and game.priced(setup) is not None:
                 record = replace(record, stakes=hosted.stakes_for(game.id))
             row, _rounds = new_match_row(record, folded, at)
             await statements.run(INSERT_MATCH, row)

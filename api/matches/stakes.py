@@ -26,7 +26,7 @@ from api.i18n import _
 from api.matches import schemas as s
 from scoring import registry
 from scoring.errors import Errors, at
-from scoring.game import AnyGame
+from scoring.game import AnyGame, Setup
 from scoring.match import FoldedMatch
 from scoring.money import CHF, EUR
 from scoring.reading import JSON
@@ -78,12 +78,29 @@ def refuse_unpriced(game: AnyGame, path: str) -> Unprocessable:
 
 def answer(raw: Any) -> s.MatchStakes | None:
     """The stakes as the match answer shows them (decimal strings)."""
-    return None if raw is None else msgspec.convert(from_stored(raw).as_json(), s.MatchStakes)
+    shown = written(raw)
+    return None if shown is None else msgspec.convert(shown, s.MatchStakes)
+
+
+def written(raw: Any) -> dict[str, JSON] | None:
+    """Stored stakes as a body writes them (a club's backup), ``None`` for none."""
+    return None if raw is None else from_stored(raw).as_json()
 
 
 def written_per_game(raw: Any) -> dict[str, dict[str, JSON]]:
     """Stored default stakes per game as a body writes them (a club's backup)."""
     return {key: from_stored(value).as_json() for key, value in sorted((raw or {}).items())}
+
+
+def read_for(game: AnyGame, setup: Setup[Any], raw: JSON, path: str) -> dict[str, JSON] | None:
+    """Stakes a body gives a match of ``setup`` (``None``: none), stored; 422 at their fields,
+    or at ``path`` for a setup the game prices nothing by."""
+    if raw is None:
+        return None
+    given = read_body(raw, path)
+    if game.priced(setup) is None:
+        raise refuse_unpriced(game, path)
+    return given
 
 
 def answer_per_game(raw: Any) -> dict[str, s.MatchStakes]:

@@ -242,3 +242,22 @@ async def test_the_default_stakes_are_in_the_clubs_backup_and_restored(client: C
     copy = imported.json()
     read = await client.get(f"{CLUBS}/{copy['id']}", headers=bearer(copy["token"]))
     assert read.json()["stakes"] == {"tschau-sepp": saved["stakes"]["tschau-sepp"]}
+
+
+async def test_a_club_matchs_stakes_are_in_the_backup_and_settle_the_restored_match(
+        client: Client) -> None:
+    club = await new_club(client)
+    match = await club.start(["Ann", "Bea"], stakes=FIVE_RAPPEN)
+    settled = (await write(client, match, tschau_round([0, 6])))["settlement"]
+    saved = (await client.get(f"{club.url}/backup", headers=club.auth)).json()
+    (backed_up,) = saved["matches"]
+    assert backed_up["stakes"] == {**FIVE_RAPPEN, "to": "players", "per_match_lost": "0.00"}
+    copy = (await client.post(f"{CLUBS}/import", json=saved)).json()
+    (entry,) = (await client.get(f"{CLUBS}/{copy['id']}/history",
+                                 headers=bearer(copy["token"]))).json()["entries"]
+    restored = await client.get(f"{MATCHES}/{entry['id']}", headers=bearer(copy["token"]))
+    assert restored.json()["settlement"] == settled
+    backed_up["stakes"]["to"] = "bank"
+    refused = await client.post(f"{CLUBS}/import", json=saved)
+    assert refused.status_code == 422, refused.text
+    assert [error["path"] for error in refused.json()["errors"]] == ["matches[0].stakes.to"]
