@@ -11,12 +11,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from api.clubs.models import (
-    CLUB_NAME_LENGTH,
-    GAME_ID_LENGTH,
-    MEMBER_NAME_LENGTH,
-    TIME_ZONE_LENGTH,
-)
+from api.clubs.models import CLUB_NAME_LENGTH, MEMBER_NAME_LENGTH, TIME_ZONE_LENGTH
 from api.games.schemas import RoundEntry
 from api.matches.schemas import MatchStakes, StakesBody
 from api.tournaments.schemas import Backup
@@ -35,16 +30,13 @@ class NewClub(msgspec.Struct, forbid_unknown_fields=True):
 TimeZone = Annotated[str, msgspec.Meta(max_length=TIME_ZONE_LENGTH, examples=["Europe/Zurich"])]
 
 
-GameKey = Annotated[str, msgspec.Meta(min_length=1, max_length=GAME_ID_LENGTH)]
-
-
 class ClubChange(msgspec.Struct, forbid_unknown_fields=True):
     """A new name for the club, a new time zone (IANA name), new default stakes per game; what
     is left out stays."""
 
     name: ClubName | None = None
     time_zone: TimeZone | None = None
-    stakes: dict[GameKey, StakesBody | None] | None = None
+    stakes: dict[str, StakesBody | None] | None = None
     """Per game key the stakes a club match of that game is played for unless it says;
     ``null`` for a game takes its default away, games left out keep theirs."""
 
@@ -339,7 +331,7 @@ class ClubBackup(msgspec.Struct, forbid_unknown_fields=True):
                            msgspec.Meta(max_length=MAX_BACKUP_TOURNAMENTS)]
     exported_at: datetime | None = None
     time_zone: TimeZone = "Europe/Zurich"
-    stakes: dict[GameKey, StakesBody] = {}
+    stakes: dict[str, StakesBody] = {}
     """The club's default stakes per game key."""
 
 
