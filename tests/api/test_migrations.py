@@ -214,7 +214,8 @@ BEFORE_PLAYED_AT = "0005"
 
 
 async def _columns_and_snapshots(url: str) -> tuple[dict[str, set[str]], list[set[str]]]:
-    """The columns of the tables 0006 changes, and the keys of every match's stored answer."""
+    """The columns of the tables 0006 and 0007 change, and the keys of every match's stored
+    answer."""
     engine = create_engine(url)
     try:
         async with engine.connect() as connection:
@@ -262,3 +263,34 @@ def test_matches_stored_before_were_played_when_created_and_clubs_are_in_zurich(
                                  headers=bearer(club["token"])), 200)["entries"]
         assert (entry["played_at"], entry["location"]) == (typed_in["created_at"], None)
         ok(record(client, plain, {"winner": 0, "penalty": [0, 3, 4]}), 201)
+
+
+BEFORE_STAKES = "0006"
+"""The last revision without stakes."""
+
+
+def test_matches_stored_before_stakes_were_not_played_for_money(database_url: str) -> None:
+    settings = Settings(database_url=database_url)
+    with TestClient(app=create_app(settings)) as client:
+        club = ok(client.post("/api/v1/clubs", json={"name": "Jassrunde"}), 201)
+        ok(client.patch(f"/api/v1/clubs/{club['id']}", headers=bearer(club["token"]), json={
+            "stakes": {"tschau-sepp": {"currency": "CHF", "per_point": "0.05"}}}), 200)
+        for_money = ok(client.post("/api/v1/matches", headers=bearer(club["token"]), json={
+            "game": "tschau-sepp", "players": PLAYERS, "options": {"games": 1},
+            "club": club["id"]}), 201)
+        assert for_money["stakes"] is not None
+    schema.downgrade(database_url, BEFORE_STAKES)
+    columns, snapshots = asyncio.run(_columns_and_snapshots(database_url))
+    assert "stakes" not in columns["match"] | columns["club"]
+    assert all(not {"stakes", "settlement"} & keys for keys in snapshots)
+
+    schema.upgrade(database_url)
+    assert schema.check(database_url) is None
+    columns, snapshots = asyncio.run(_columns_and_snapshots(database_url))
+    assert all({"stakes", "settlement"} <= keys for keys in snapshots)
+    with TestClient(app=create_app(settings)) as client:
+        match = ok(client.get(f"/api/v1/matches/{for_money['id']}",
+                              headers=bearer(for_money["token"])), 200)
+        assert (match["stakes"], match["settlement"]) == (None, None)
+        read = ok(client.get(f"/api/v1/clubs/{club['id']}", headers=bearer(club["token"])), 200)
+        assert read["stakes"] == {}
