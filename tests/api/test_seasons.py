@@ -4,9 +4,13 @@ member's best evenings, shared ranks; corrections and late sheets count at once.
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from litestar.testing import AsyncTestClient
 
 from tests.api.clubs import MATCHES, TOURNAMENTS, Club, bearer, new_club, tschau_round
@@ -165,7 +169,7 @@ async def test_the_view_token_reads_seasons_and_cannot_make_one(client: Client) 
     season_id = await season(club)
     view = bearer(club.view_token)
     listed = await client.get(f"{club.url}/seasons", headers=view)
-    assert listed.status_code == 200 and listed.json()[0]["id"] == season_id
+    assert (listed.status_code, listed.json()[0]["id"]) == (200, season_id)
     read = await client.get(f"{club.url}/seasons/{season_id}/standings", headers=view)
     assert (read.status_code, read.json()) == (200, [])
     problem(await client.post(f"{club.url}/seasons", json=NOVEMBER, headers=view), 403)
@@ -193,6 +197,72 @@ async def test_a_season_that_cannot_be_is_refused_at_its_field_in_the_request_la
     assert await club.get("/seasons") == []
 
 
+async def test_a_season_ending_before_it_begins_is_said_in_the_request_language(
+        client: Client) -> None:
+    club = await new_club(client)
+    said = {}
+    for language in ["de", "fr", "it", "en"]:
+        body = problem(await client.post(
+            f"{club.url}/seasons", json={**NOVEMBER, "from": "2026-12-01"},
+            headers={**club.auth, "Accept-Language": language}), 422)
+        said[language] = body["errors"][0]["message"]
+    assert said == {
+        "de": "Der letzte Abend (2026-11-30) liegt vor dem ersten (2026-12-01).",
+        "fr": "La dernière soirée (2026-11-30) est avant la première (2026-12-01).",
+        "it": "L’ultima serata (2026-11-30) precede la prima (2026-12-01).",
+        "en": "The last evening (2026-11-30) is before the first (2026-12-01).",
+    }
+
+
 async def test_an_unknown_season_is_404(client: Client) -> None:
     club = await new_club(client)
     problem(await client.get(f"{club.url}/seasons/7/standings", headers=club.auth), 404)
+
+
+NAMES = ("Ann", "Bea", "Cem", "Dan")
+SHEETS = st.lists(st.tuples(
+    st.integers(1, 6),  # the evening: 1 to 6 November
+    st.permutations(NAMES).flatmap(lambda order: st.tuples(
+        st.just(order), st.integers(2, 4))),  # who sits, how many
+    st.lists(st.sampled_from([3, 4, 6]), min_size=4, max_size=4),  # the others: equal ones tie
+), min_size=1, max_size=6)
+
+
+def counted_by_hand(sheets: list[Any], best: int | None) -> list[tuple[str, int, str, int]]:
+    """Each member's (name, rank, points, evenings), counted without the scoring module: a
+    match gives (players beaten + ½ × players tied) / (players − 1), an evening sums them, the
+    best ``best`` evenings count, then best evening and evenings played break ties."""
+    nights: dict[str, dict[int, Fraction]] = {}
+    for day, (order, size), penalties in sheets:
+        players, scores = order[:size], [0, *penalties[1:size]]  # the first went out
+        for seat, name in enumerate(players):
+            beaten = sum(1 for other in scores if other > scores[seat])
+            tied = sum(1 for other in scores if other == scores[seat]) - 1
+            points = Fraction(2 * beaten + tied, 2 * (size - 1))
+            nights.setdefault(name, {}).setdefault(day, Fraction(0))
+            nights[name][day] += points
+    keys = {}
+    for name, by_day in nights.items():
+        values = sorted(by_day.values(), reverse=True)
+        kept = values if best is None else values[:best]
+        keys[name] = (sum(kept, Fraction(0)), values[0], len(values))
+    return sorted((name, 1 + sum(1 for other in keys.values() if other > key),
+                   two_decimals(key[0]), key[2]) for name, key in keys.items())
+
+
+def two_decimals(value: Fraction) -> str:
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    return str(exact.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+
+
+@settings(max_examples=15, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(sheets=SHEETS, best=st.none() | st.integers(1, 3))
+async def test_the_standings_equal_a_count_by_hand_over_random_evenings(
+        client: Client, sheets: list[Any], best: int | None) -> None:
+    club = await new_club(client)
+    for day, (order, size), penalties in sheets:
+        await sheet(club, list(order[:size]), [0, *penalties[1:size]], evening(f"{day:02d}"))
+    rows = await club.get(f"/seasons/{await season(club, best=best)}/standings")
+    assert sorted((r["name"], r["rank"], r["points"], r["evenings"]) for r in rows) == \
+        counted_by_hand(sheets, best)
