@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeAlias
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,7 +16,7 @@ from litestar.testing import AsyncTestClient
 from tests.api.clubs import MATCHES, TOURNAMENTS, Club, bearer, new_club, tschau_round
 from tests.conftest import problem
 
-Client = AsyncTestClient  # type: ignore[type-arg]
+Client: TypeAlias = "AsyncTestClient[Any]"
 NOVEMBER = {"name": "Herbst", "from": "2026-11-01", "to": "2026-11-30"}
 
 
