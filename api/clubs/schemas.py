@@ -315,27 +315,9 @@ class BackupClubTournament(msgspec.Struct, forbid_unknown_fields=True):
     created_at: datetime
 
 
-class ClubBackup(msgspec.Struct, forbid_unknown_fields=True):
-    """Everything needed to rebuild a club elsewhere with identical statistics and ratings."""
-
-    format: Literal["tafelrunde-club"]
-    version: Literal[1]
-    name: ClubName
-    members: Annotated[list[BackupMember], msgspec.Meta(max_length=MAX_BACKUP_MEMBERS)]
-    matches: Annotated[list[BackupClubMatch], msgspec.Meta(max_length=MAX_BACKUP_MATCHES)]
-    tournaments: Annotated[list[BackupClubTournament],
-                           msgspec.Meta(max_length=MAX_BACKUP_TOURNAMENTS)]
-    exported_at: datetime | None = None
-    time_zone: TimeZone = "Europe/Zurich"
-
-
-CLOSED_REQUEST_BODIES = (NewClub, ClubChange, MemberChange, NewClubMembers, MemberMerge, ClubBackup,
-                         BackupMember, BackupFinish, BackupClubMatch, BackupTablePlayer,
-                         BackupTableFinish, BackupClubTournament)
-
-
 SeasonName = Annotated[str, msgspec.Meta(max_length=SEASON_NAME_LENGTH)]
 MAX_SEASON_BEST = 1_000
+MAX_BACKUP_SEASONS = 1_000
 
 
 class NewSeason(msgspec.Struct, forbid_unknown_fields=True):
@@ -378,3 +360,23 @@ class SeasonStanding(msgspec.Struct):
     counted: list[date]
     best_evening: str
     line: list[SeasonEvening]
+
+
+class ClubBackup(msgspec.Struct, forbid_unknown_fields=True):
+    """Everything needed to rebuild a club elsewhere with identical statistics and ratings."""
+
+    format: Literal["tafelrunde-club"]
+    version: Literal[1]
+    name: ClubName
+    members: Annotated[list[BackupMember], msgspec.Meta(max_length=MAX_BACKUP_MEMBERS)]
+    matches: Annotated[list[BackupClubMatch], msgspec.Meta(max_length=MAX_BACKUP_MATCHES)]
+    tournaments: Annotated[list[BackupClubTournament],
+                           msgspec.Meta(max_length=MAX_BACKUP_TOURNAMENTS)]
+    exported_at: datetime | None = None
+    time_zone: TimeZone = "Europe/Zurich"
+    seasons: Annotated[list[NewSeason], msgspec.Meta(max_length=MAX_BACKUP_SEASONS)] = []
+
+
+CLOSED_REQUEST_BODIES = (NewClub, ClubChange, MemberChange, NewClubMembers, MemberMerge, ClubBackup,
+                         BackupMember, BackupFinish, BackupClubMatch, BackupTablePlayer,
+                         BackupTableFinish, BackupClubTournament, NewSeason)

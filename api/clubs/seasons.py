@@ -38,21 +38,20 @@ from api.clubs.links import TOURNAMENT_PLAYERS, TOURNAMENTS
 from api.clubs.models import SEASON_NAME_LENGTH, ClubSeasonRow
 from api.clubs.service import (
     ClubRecord,
-    checked_name,
-    game_of,
     members_of,
     publish,
     readable,
     writable,
 )
 from api.db.statements import EngineStatements
-from api.edge.problems import Fault, NotFound, Unprocessable
+from api.edge.problems import Fault, NotFound, Unprocessable, name_field, unknown_game
 from api.i18n import Words, _
 from api.matches.service import now, utc
 from api.shared.live import Broker
 from api.tournaments.models import TournamentRow
 from api.tournaments.results import scoring_of, standings
 from api.tournaments.service import stored_tables
+from scoring import registry
 from scoring.messages import Message
 from scoring.seasons import MatchResult, Result, Side, TournamentResult, season_standings, shown
 
@@ -67,24 +66,40 @@ def season_view(row: Any) -> s.Season:
                     game=row.game, best=row.best)
 
 
+def season_fields(body: s.NewSeason, path: str, problems: list[Fault]) -> str | None:
+    """The season's name, once checked; what cannot be used is added to ``problems`` under
+    ``path`` (``""`` for a request's own body, ``seasons[2].`` in a backup)."""
+    name = name_field(body.name, f"{path}name", problems, maximum=SEASON_NAME_LENGTH,
+                      blank=SEASON_NAME_NEEDED)
+    if body.game is not None and registry.game_by_id(body.game) is None:
+        problems.append(unknown_game(f"{path}game", body.game))
+    if body.from_ > body.to:
+        problems.append(Fault(f"{path}to", "before_from", _(
+            "The last evening ({to}) is before the first ({first}).",
+            to=body.to.isoformat(), first=body.from_.isoformat())))
+    return name
+
+
+def season_row(club_id: str, season_id: int, name: str, body: s.NewSeason,
+               at: datetime) -> dict[str, Any]:
+    return {"club_id": club_id, "id": season_id, "name": name, "from_date": body.from_,
+            "to_date": body.to, "game": body.game, "best": body.best, "created_at": at}
+
+
 async def create_season(session: AsyncSession, broker: Broker, club_id: str,
                         authorization: str | None, body: s.NewSeason) -> s.Season:
-    """A new season, numbered after the club's last (422 at the field that cannot be used)."""
-    name = checked_name(body.name, "name", SEASON_NAME_LENGTH, SEASON_NAME_NEEDED)
-    if body.game is not None:
-        game_of(body.game)
-    if body.from_ > body.to:
-        raise Unprocessable(_("The season ends before it begins."), errors=[Fault(
-            "to", "before_from", _("The last evening ({to}) is before the first ({first}).",
-                                   to=body.to.isoformat(), first=body.from_.isoformat()))])
+    """A new season, numbered after the club's last (422 at the fields that cannot be used)."""
+    problems: list[Fault] = []
+    name = season_fields(body, "", problems)
+    if problems:
+        raise Unprocessable(_("This season cannot be made."), errors=problems)
+    assert name is not None  # a name that cannot be used is a problem
     club, version = await writable(session, club_id, authorization)
     last = (await session.execute(select(func.max(SEASONS.c.id)).where(
         SEASONS.c.club_id == club.id))).scalar_one()
     season_id = int(last or 0) + 1
     at = now()
-    await session.execute(insert(SEASONS), {
-        "club_id": club.id, "id": season_id, "name": name, "from_date": body.from_,
-        "to_date": body.to, "game": body.game, "best": body.best, "created_at": at})
+    await session.execute(insert(SEASONS), season_row(club.id, season_id, name, body, at))
     change = await ledger.touch_club(EngineStatements(session), club.id, version, at)
     await session.commit()
     await publish(broker, change, "season_created")

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.testing import AsyncTestClient
 
-from tests.api.clubs import MATCHES, TOURNAMENTS, Club, bearer, new_club, tschau_round
+from tests.api.clubs import CLUBS, MATCHES, TOURNAMENTS, Club, bearer, new_club, tschau_round
 from tests.conftest import problem
 
 Client: TypeAlias = "AsyncTestClient[Any]"
@@ -266,3 +266,34 @@ async def test_the_standings_equal_a_count_by_hand_over_random_evenings(
     rows = await club.get(f"/seasons/{await season(club, best=best)}/standings")
     assert sorted((r["name"], r["rank"], r["points"], r["evenings"]) for r in rows) == \
         counted_by_hand(sheets, best)
+
+
+async def test_a_clubs_seasons_go_with_its_backup_and_count_alike_in_the_copy(
+        client: Client) -> None:
+    club = await new_club(client)
+    await sheet(club, ["Ann", "Bea"], [0, 3], evening("05"))
+    await sheet(club, ["Bea", "Ann"], [0, 4], evening("12"))
+    await season(club, best=1)
+    await season(club, name="Tschau Sepp", game="tschau-sepp")
+    saved = (await client.get(f"{club.url}/backup", headers=club.auth)).json()
+    assert [(held["name"], held["best"]) for held in saved["seasons"]] == [
+        ("Herbst", 1), ("Tschau Sepp", None)]
+    imported = await client.post(f"{CLUBS}/import", json=saved)
+    assert imported.status_code == 201, imported.text
+    copy = Club(client, imported.json()["id"], imported.json()["token"],
+                imported.json()["view_token"])
+    assert await copy.get("/seasons") == await club.get("/seasons")
+    for season_id in (1, 2):
+        assert await table(copy, season_id) == await table(club, season_id)
+    del saved["seasons"]  # a backup made before seasons
+    older = await client.post(f"{CLUBS}/import", json=saved)
+    assert older.status_code == 201, older.text
+
+
+async def test_a_backup_with_a_season_that_cannot_be_is_refused_at_its_path(
+        client: Client) -> None:
+    club = await new_club(client)
+    saved = (await client.get(f"{club.url}/backup", headers=club.auth)).json()
+    saved["seasons"] = [{**NOVEMBER}, {**NOVEMBER, "from": "2026-12-01", "game": "schach"}]
+    body = problem(await client.post(f"{CLUBS}/import", json=saved), 422)
+    assert [error["path"] for error in body["errors"]] == ["seasons[1].game", "seasons[1].to"]
