@@ -25,6 +25,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
+import msgspec
 from litestar import Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -99,7 +100,9 @@ async def _export(session: AsyncSession, club_id: str, authorization: str | None
     words = words_for(choice)
     exported = await service.export(session, club_id, authorization, words)
     if format_ == "json":
-        return json_answer(exported, *attachment(f"club-{club_id}.json").items())
+        held = await seasons.read_seasons(session, club_id, authorization)
+        return json_answer(msgspec.structs.replace(exported, seasons=held),
+                           *attachment(f"club-{club_id}.json").items())
     sheet = club_export.club_words(words)
     body = club_export.results_csv(exported.results, layout, sheet) if table == "results" \
         else club_export.statistics_csv(exported.statistics, layout, sheet)

@@ -285,6 +285,8 @@ async def test_a_clubs_seasons_go_with_its_backup_and_count_alike_in_the_copy(
     assert await copy.get("/seasons") == await club.get("/seasons")
     for season_id in (1, 2):
         assert await table(copy, season_id) == await table(club, season_id)
+    exported = await club.get("/export", format="json")
+    assert exported["seasons"] == await club.get("/seasons")
     del saved["seasons"]  # a backup made before seasons
     older = await client.post(f"{CLUBS}/import", json=saved)
     assert older.status_code == 201, older.text
