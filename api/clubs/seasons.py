@@ -6,10 +6,10 @@ counted from the club's finished matches and tournaments whenever they are read,
   ``played_at`` in the club's time zone (:func:`api.clubs.evenings.evening`): a sheet typed in
   later with an earlier ``played_at`` lands on its evening, and a correction counts as soon as
   it is stored. Sides and ranks are the ones stored at its seats (``club_seat``).
-- A finished club tournament gives each member their tournament points (every table counted);
-  its tables' matches count through it only. Its evening is when its last table's match
-  finished (``club_match.finished_at``: a correction later keeps it), the tournament's last
-  change when it has no finished table.
+- A finished club tournament gives each member who played a table their tournament points
+  (every table counted); its tables' matches count through it only. Its evening is when its
+  last table's match finished (``club_match.finished_at``: a correction later keeps it), the
+  tournament's last change when it has no finished table.
 - ``from`` and ``to`` are evenings, both counted; ``game`` keeps the matches and tournaments of
   that game only.
 
@@ -33,7 +33,7 @@ from sqlmodel import SQLModel
 
 from api.clubs import ledger
 from api.clubs import schemas as s
-from api.clubs.evenings import evening, zone
+from api.clubs.evenings import evening
 from api.clubs.links import TOURNAMENT_PLAYERS, TOURNAMENTS
 from api.clubs.models import SEASON_NAME_LENGTH, ClubSeasonRow
 from api.clubs.service import (
@@ -152,12 +152,12 @@ def _as_members(results: list[Result], members: dict[int, Any]) -> list[Result]:
             for r in results]
 
 
-def _moments(club: ClubRecord, season: Any) -> tuple[datetime, datetime]:
-    """From the first evening's start to the day after the last one's, in the club's zone."""
-    local = zone(club.time_zone)
-    start = datetime.combine(season.from_date, time(), local)
-    end = datetime.combine(season.to_date + timedelta(days=1), time(), local)
-    return start.astimezone(UTC), end.astimezone(UTC)
+def _moments(season: Any) -> tuple[datetime, datetime]:
+    """A day more on each side of the season's evenings in UTC (no zone is a day away from
+    UTC), within the dates there are: the evenings themselves are picked by :func:`_within`."""
+    first = max(season.from_date, date.min + timedelta(days=1)) - timedelta(days=1)
+    last = min(season.to_date, date.max - timedelta(days=2)) + timedelta(days=2)
+    return datetime.combine(first, time(), UTC), datetime.combine(last, time(), UTC)
 
 
 def _within(day: date, season: Any) -> bool:
@@ -167,7 +167,7 @@ def _within(day: date, season: Any) -> bool:
 async def _match_results(session: AsyncSession, club: ClubRecord,
                          season: Any) -> list[MatchResult]:
     matches, seats = ledger.CLUB_MATCHES, ledger.SEATS
-    start, end = _moments(club, season)
+    start, end = _moments(season)
     query = select(matches.c.match_id, matches.c.played_at, seats.c.member_id, seats.c.side,
                    seats.c.rank).join(seats, seats.c.match_id == matches.c.match_id).where(
         matches.c.club_id == club.id, matches.c.tournament_id.is_(None),
@@ -208,5 +208,5 @@ async def _tournament_results(session: AsyncSession, club: ClubRecord,
         _through, rows = standings(await stored_tables(session, tournament_id), sorted(players),
                                    scoring_of(points, tiebreaks), None)
         results.append(TournamentResult.from_floats(
-            day, {players[int(row.player)]: row.points for row in rows}))
+            day, {players[int(row.player)]: row.points for row in rows if row.tables_played}))
     return results

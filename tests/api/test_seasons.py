@@ -108,6 +108,14 @@ async def test_a_correction_and_a_late_sheet_move_the_season_at_once(client: Cli
     assert rows["Bea"]["line"][0] == {"date": "2026-11-05", "points": "1.00", "counted": True}
 
 
+async def test_a_season_may_span_every_date_there_is(client: Client) -> None:
+    club = await new_club(client)
+    await sheet(club, ["Ann", "Bea"], [0, 3], evening("05"))
+    always = await season(club, **{"from": "0001-01-01", "to": "9999-12-31"})
+    assert [row[:3] for row in await table(club, always)] == [
+        ("Ann", 1, "1.00"), ("Bea", 2, "0.00")]
+
+
 async def test_a_season_of_one_game_counts_only_that_games_matches(client: Client) -> None:
     club = await new_club(client)
     await sheet(club, ["Ann", "Bea"], [0, 3], evening("05"))
