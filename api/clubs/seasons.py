@@ -19,7 +19,8 @@ Seasons are numbered 1, 2, 3 ... per club and listed in that order; creating one
 of the club (its version, its events). The list of seasons is kept per club version; the
 standings are not kept (a club tournament finishes without the club's version changing, as
 the history is not kept), so they follow every write at once. A member merged into another
-counts as that member; a removed member stays in the table under the neutral label.
+counts as that member; a removed member stays in the table under the neutral label. A match
+whose seats hold a single side (nobody to beat) gives no points and no evening.
 """
 
 from __future__ import annotations
