@@ -5,8 +5,9 @@ The backup holds the club's name, every member (with merged spellings and remove
 have no name), every club match (names as typed, the member at each seat, options, entries,
 when it started, and when it finished with its place in the club's order of finished matches)
 and every club tournament (its own backup, the member of each player, and when each table's
-match finished). Tokens, audit rows and statistics are not part of it: statistics and ratings
-are what the matches give.
+match finished), and its seasons (numbered 1, 2, 3 ... again in their order; a backup
+without ``seasons`` has none). Tokens, audit rows and statistics are not part of it:
+statistics and ratings are what the matches give.
 
 Decisions: an import makes a new club with new ids and tokens (answered like a creation); the
 club's matches and tournaments get new ids too, and their own write tokens are not handed out
@@ -31,7 +32,7 @@ from sqlalchemy import ColumnElement, Table, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel
 
-from api.clubs import access, ledger, links
+from api.clubs import access, ledger, links, seasons
 from api.clubs import schemas as s
 from api.clubs.evenings import time_zone_of
 from api.clubs.members import MEMBERS, name_key
@@ -128,9 +129,13 @@ async def backup(session: AsyncSession, club_id: str, authorization: str | None)
             players=[s.BackupTablePlayer(p, m) for p, m in sorted(players.items())],
             finished=sorted(table_finishes, key=lambda f: f.finish),
             created_at=utc(created_at)))
+    held = [s.NewSeason(name=row.name, from_=row.from_date, to=row.to_date, game=row.game,
+                        best=row.best) for row in await session.execute(
+        select(seasons.SEASONS).where(seasons.SEASONS.c.club_id == club.id)
+        .order_by(seasons.SEASONS.c.id))]
     return s.ClubBackup(format="tafelrunde-club", version=1, name=club.name, members=members,
                         matches=matches, tournaments=tournaments, exported_at=now(),
-                        time_zone=club.time_zone,
+                        time_zone=club.time_zone, seasons=held,
                         stakes=match_stakes.written_per_game(club.stakes))
 
 
@@ -374,6 +379,10 @@ def _plan(body: s.ClubBackup) -> _Planned:
         if finishes:
             problems.append(Fault(f"{path}.finished", "unknown_table", _(
                 "A finish names a table the tournament does not have.")))
+    for i, season in enumerate(body.seasons, start=1):
+        season_name = seasons.season_fields(season, f"seasons[{i - 1}].", problems)
+        if season_name is not None:
+            rows.append((seasons.SEASONS, seasons.season_row(club_id, i, season_name, season, at)))
     if problems:
         raise Unprocessable(_("The backup does not describe a club."), errors=problems)
     member_games, ratings = ledger.counted(club_id, counted)

@@ -12,7 +12,7 @@ from litestar.response import ServerSentEvent
 
 from api.clubs import backup as club_backup
 from api.clubs import schemas as s
-from api.clubs import service
+from api.clubs import seasons, service
 from api.clubs.backup import MAX_BACKUP_BYTES
 from api.clubs.export import ClubExport
 from api.clubs.ledger import events_channel
@@ -45,6 +45,7 @@ ClubId = Annotated[str, PathParameter(
     title="Club id", min_length=1, max_length=CLUB_ID_LENGTH, pattern=r"^[A-Za-z0-9_-]+$",
 )]
 MemberId = Annotated[int, PathParameter(title="Member id", ge=1, le=s.MAX_MEMBER_ID)]
+SeasonId = Annotated[int, PathParameter(title="Season id", ge=1, le=1_000_000)]
 GameQuery = Annotated[str, QueryParameter(
     name="game", min_length=1, max_length=64, description="A game id, e.g. tschau-sepp")]
 OptionalGame = Annotated[str | None, QueryParameter(
@@ -250,6 +251,35 @@ class ClubController(Controller):
         """The club's results or statistics as CSV, or both with the club as JSON."""
         return await answers(request).read(session, "export", club_id, authorization(request),
                                            format_, table, Layout(sep, decimal),
+                                           choice_of(request.scope))
+
+    @post("/{club_id:str}/seasons", operation_id="createClubSeason", status_code=201,
+          raises=WRITE, responses=documented(*WRITE), security=TOKEN)
+    async def create_season(self, request: Request[Any, Any, Any], session: Session,
+                            club_id: ClubId, data: JSONBody[s.NewSeason]) -> Response[s.Season]:
+        """A season of the club (club token): its evenings ``from`` to ``to`` (both counted),
+        one ``game`` or all, each member's ``best`` evenings or all."""
+        created = await seasons.create_season(session, broker(request), club_id,
+                                              authorization(request), data)
+        return Response(created, status_code=201, headers={
+            "Location": f"{self.path}/{club_id}/seasons/{created.id}/standings"})
+
+    @get("/{club_id:str}/seasons", operation_id="clubSeasons", raises=READ,
+         responses=documented(*READ), security=TOKEN)
+    async def seasons(self, request: Request[Any, Any, Any], session: Session,
+                      club_id: ClubId) -> Response[list[s.Season]]:
+        """The club's seasons, in the order they were made."""
+        return await answers(request).read(session, "seasons", club_id, authorization(request))
+
+    @get("/{club_id:str}/seasons/{season_id:int}/standings", operation_id="clubSeasonStandings",
+         raises=READ, responses=documented(*READ), security=TOKEN)
+    async def season_standings(self, request: Request[Any, Any, Any], session: Session,
+                               club_id: ClubId,
+                               season_id: SeasonId) -> Response[list[s.SeasonStanding]]:
+        """The season's table as the club's results say now: place points per finished match,
+        a club tournament's points, each member's best evenings; shared ranks."""
+        return await answers(request).read(session, "season_standings", club_id,
+                                           authorization(request), season_id,
                                            choice_of(request.scope))
 
     @get("/{club_id:str}/events", operation_id="clubEvents", raises=READ,

@@ -75,12 +75,14 @@ class ClubResult(msgspec.Struct):
 
 
 class ClubExport(msgspec.Struct):
-    """The JSON export: the club, every result and the statistics."""
+    """The JSON export: the club, every result, the statistics and the seasons (their
+    standings are read on their own: they are counted when read)."""
 
     club: s.Club
     results: list[ClubResult]
     statistics: list[s.StatisticsRow]
     exported_at: datetime
+    seasons: list[s.Season] = []
 
 
 def club_words(words: Words) -> SheetWords:

@@ -17,16 +17,18 @@ its statistics and ratings keep so that reading them never replays a match.
   ``finish`` are copied from the match so that a member's results are one index range.
 - ``club_member_game``: per member and game the running statistics (sums, bests, streak, last
   results) and the current rating, updated when a match finishes.
+- ``club_season``: a club's seasons, numbered per club; their standings are counted on read.
 - ``club_rating``: each finished match's rating change of every member who played it, with the
   rating before and after; the rating history and the starting point of a replay.
 """
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import (
     JSON,
     Boolean,
+    Date,
     DateTime,
     Float,
     ForeignKeyConstraint,
@@ -46,6 +48,7 @@ MEMBER_NAME_LENGTH = MAX_NAME_LENGTH  # a member's name is a match player's name
 MEMBER_KEY_LENGTH = 3 * MAX_NAME_LENGTH  # casefold can lengthen a name ("ﬃ" → "ffi")
 GAME_ID_LENGTH = 64
 TIME_ZONE_LENGTH = 64
+SEASON_NAME_LENGTH = 80
 
 
 class ClubRow(SQLModel, table=True):
@@ -187,3 +190,22 @@ class ClubTournamentPlayerRow(SQLModel, table=True):
     player_id: int = Field(primary_key=True, sa_type=Integer)
     club_id: str = Field(sa_type=String(CLUB_ID_LENGTH))
     member_id: int = Field(sa_type=Integer)
+
+
+class ClubSeasonRow(SQLModel, table=True):
+    """A season of a club: the evenings from ``from_date`` to ``to_date`` (both counted), one
+    game or all (``game`` None), each member's best ``best`` evenings or all (None).
+
+    Seasons are numbered 1, 2, 3 ... per club; their standings are never stored, but counted
+    from the club's finished matches and tournaments when read (:mod:`api.clubs.seasons`)."""
+
+    __tablename__ = "club_season"
+
+    club_id: str = Field(primary_key=True, sa_type=String(CLUB_ID_LENGTH), foreign_key="club.id")
+    id: int = Field(primary_key=True, sa_type=Integer)
+    name: str = Field(sa_type=String(SEASON_NAME_LENGTH))
+    from_date: date = Field(sa_type=Date)
+    to_date: date = Field(sa_type=Date)
+    game: str | None = Field(default=None, sa_type=String(GAME_ID_LENGTH), nullable=True)
+    best: int | None = Field(default=None, sa_type=Integer, nullable=True)
+    created_at: datetime = Field(sa_type=DateTime(timezone=True))

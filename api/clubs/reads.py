@@ -12,12 +12,12 @@ by the helper with its own connection, which answers the encoded bytes.
 
 Decisions: whatever the club's version decides is kept by club, version, read and options
 (the language among them where names of removed members are said): every finished,
-corrected or undone match, every new match and every change to the members makes a new
-version. Not kept: the history (a match in progress, or a club tournament, changes without
-the club changing) and the backup (the club token's alone, and read rarely). Both of the
-club's tokens read the same answers; who may read is checked on the loop before anything else
-(one row), so a refused reader costs nothing. The JSON export's ``exported_at`` is the time
-its version was first exported.
+corrected or undone match, every new match, every change to the members and every new season
+makes a new version. Not kept: the history and a season's standings (a match in progress, or
+a club tournament, changes without the club changing) and the backup (the club token's alone,
+and read rarely). Both of the club's tokens read the same answers; who may read is checked on
+the loop before anything else (one row), so a refused reader costs nothing. The JSON export's
+``exported_at`` is the time its version was first exported.
 """
 
 from __future__ import annotations
@@ -25,10 +25,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
+import msgspec
 from litestar import Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.clubs import access, service
+from api.clubs import access, seasons, service
 from api.clubs import backup as club_backup
 from api.clubs import export as club_export
 from api.i18n.negotiation import Choice
@@ -43,8 +44,8 @@ BIG_FINISHED = 1_000
 over a range or rating history are some 50 ms of work on the loop of a small machine."""
 
 Read = Literal["club", "players", "player", "ladder", "rating_history", "statistics",
-               "history", "head_to_head", "export", "backup"]
-UNKEPT = frozenset({"history", "backup"})
+               "history", "head_to_head", "export", "backup", "seasons", "season_standings"]
+UNKEPT = frozenset({"history", "backup", "season_standings"})
 
 
 async def _club(session: AsyncSession, club_id: str, authorization: str | None) -> Answer:
@@ -99,7 +100,9 @@ async def _export(session: AsyncSession, club_id: str, authorization: str | None
     words = words_for(choice)
     exported = await service.export(session, club_id, authorization, words)
     if format_ == "json":
-        return json_answer(exported, *attachment(f"club-{club_id}.json").items())
+        held = await seasons.read_seasons(session, club_id, authorization)
+        return json_answer(msgspec.structs.replace(exported, seasons=held),
+                           *attachment(f"club-{club_id}.json").items())
     sheet = club_export.club_words(words)
     body = club_export.results_csv(exported.results, layout, sheet) if table == "results" \
         else club_export.statistics_csv(exported.statistics, layout, sheet)
@@ -112,10 +115,21 @@ async def _backup(session: AsyncSession, club_id: str, authorization: str | None
     return json_answer(saved, *attachment(f"club-{club_id}-backup.json").items())
 
 
+async def _seasons(session: AsyncSession, club_id: str, authorization: str | None) -> Answer:
+    return json_answer(await seasons.read_seasons(session, club_id, authorization))
+
+
+async def _season_standings(session: AsyncSession, club_id: str, authorization: str | None,
+                            season_id: int, choice: Choice) -> Answer:
+    return json_answer(await seasons.read_standings(session, club_id, season_id, authorization,
+                                                    words_for(choice)))
+
+
 READS: Reads = {
     "club": _club, "players": _players, "player": _player, "ladder": _ladder,
     "rating_history": _rating_history, "statistics": _statistics, "history": _history,
-    "head_to_head": _head_to_head, "export": _export, "backup": _backup}
+    "head_to_head": _head_to_head, "export": _export, "backup": _backup,
+    "seasons": _seasons, "season_standings": _season_standings}
 
 
 class ClubAnswers:

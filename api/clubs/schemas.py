@@ -11,7 +11,12 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from api.clubs.models import CLUB_NAME_LENGTH, MEMBER_NAME_LENGTH, TIME_ZONE_LENGTH
+from api.clubs.models import (
+    CLUB_NAME_LENGTH,
+    MEMBER_NAME_LENGTH,
+    SEASON_NAME_LENGTH,
+    TIME_ZONE_LENGTH,
+)
 from api.games.schemas import RoundEntry
 from api.matches.schemas import MatchStakes, StakesBody
 from api.tournaments.schemas import Backup
@@ -319,6 +324,53 @@ class BackupClubTournament(msgspec.Struct, forbid_unknown_fields=True):
     created_at: datetime
 
 
+SeasonName = Annotated[str, msgspec.Meta(max_length=SEASON_NAME_LENGTH)]
+MAX_SEASON_BEST = 1_000
+MAX_BACKUP_SEASONS = 1_000
+
+
+class NewSeason(msgspec.Struct, forbid_unknown_fields=True):
+    """A season: the evenings ``from`` ... ``to`` (both counted, dates in the club's time zone),
+    one game (``game``) or all, and each member's best ``best`` evenings or all of them."""
+
+    name: SeasonName
+    from_: date = msgspec.field(name="from")
+    to: date
+    game: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+    best: Annotated[int, msgspec.Meta(ge=1, le=MAX_SEASON_BEST)] | None = None
+
+
+class Season(msgspec.Struct):
+    id: int
+    name: str
+    from_: date = msgspec.field(name="from")
+    to: date
+    game: str | None
+    best: int | None
+
+
+class SeasonEvening(msgspec.Struct):
+    """One evening of a member's season: its points and whether it counts."""
+
+    date: date
+    points: str
+    counted: bool
+
+
+class SeasonStanding(msgspec.Struct):
+    """A member's line in the season: ``points`` (two decimals) of the ``counted`` evenings,
+    the ``evenings`` played, the best one, and every evening by date (``line``)."""
+
+    player: int
+    name: str
+    rank: int
+    points: str
+    evenings: int
+    counted: list[date]
+    best_evening: str
+    line: list[SeasonEvening]
+
+
 class ClubBackup(msgspec.Struct, forbid_unknown_fields=True):
     """Everything needed to rebuild a club elsewhere with identical statistics and ratings."""
 
@@ -333,8 +385,9 @@ class ClubBackup(msgspec.Struct, forbid_unknown_fields=True):
     time_zone: TimeZone = "Europe/Zurich"
     stakes: dict[str, StakesBody] = {}
     """The club's default stakes per game key."""
+    seasons: Annotated[list[NewSeason], msgspec.Meta(max_length=MAX_BACKUP_SEASONS)] = []
 
 
 CLOSED_REQUEST_BODIES = (NewClub, ClubChange, MemberChange, NewClubMembers, MemberMerge, ClubBackup,
                          BackupMember, BackupFinish, BackupClubMatch, BackupTablePlayer,
-                         BackupTableFinish, BackupClubTournament)
+                         BackupTableFinish, BackupClubTournament, NewSeason)

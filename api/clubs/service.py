@@ -523,7 +523,7 @@ async def read_head_to_head(session: AsyncSession, club_id: str, player_id: int,
 # --- writing --------------------------------------------------------------------------------
 
 
-async def _publish(broker: Broker, change: ledger.ClubChange, action: str) -> None:
+async def publish(broker: Broker, change: ledger.ClubChange, action: str) -> None:
     await broker.publish(ledger.events_channel(change.club_id),
                          Change(change.version, action, None))
 
@@ -558,7 +558,7 @@ def club_columns(club: ClubRecord) -> dict[str, Any]:
     return {field: getattr(club, field) for field in ClubRecord.__slots__}
 
 
-async def _writable(session: AsyncSession, club_id: str,
+async def writable(session: AsyncSession, club_id: str,
                     authorization: str | None) -> tuple[ClubRecord, int]:
     """The club, locked, once the request holds the club token; and its version."""
     club = await load_club(session, club_id)
@@ -577,14 +577,14 @@ async def change_club(session: AsyncSession, broker: Broker, club_id: str,
     if body.time_zone is not None:
         columns["time_zone"] = time_zone_of(body.time_zone)
     stakes = None if body.stakes is None else match_stakes.read_per_game(body.stakes, "stakes")
-    club, version = await _writable(session, club_id, authorization)
+    club, version = await writable(session, club_id, authorization)
     if stakes is not None:
         merged = {**(club.stakes or {}), **stakes}
         columns["stakes"] = {game: kept for game, kept in merged.items() if kept is not None}
     change = await ledger.touch_club(EngineStatements(session), club.id, version, now(),
                                      **columns)
     await session.commit()
-    await _publish(broker, change, "club_renamed")
+    await publish(broker, change, "club_renamed")
     return await club_view(session, await load_club(session, club.id))
 
 
@@ -626,7 +626,7 @@ async def add_members(session: AsyncSession, broker: Broker, club_id: str,
                         blank=MEMBER_NAME_NEEDED) for i, name in enumerate(body.names)]
     if problems:
         raise Unprocessable(_("These names cannot be used."), errors=problems)
-    club, version = await _writable(session, club_id, authorization)
+    club, version = await writable(session, club_id, authorization)
     statements = EngineStatements(session)
     named = await members_named(statements, club.id, [n for n in names if n is not None],
                                 now())
@@ -634,7 +634,7 @@ async def add_members(session: AsyncSession, broker: Broker, club_id: str,
         if named.created else None
     await session.commit()
     if change is not None:
-        await _publish(broker, change, "members_added")
+        await publish(broker, change, "members_added")
     members = await members_of(session, club.id)
     return s.AddedClubMembers([
         s.AddedClubMember(member, members[member].shown, member in named.created)
@@ -645,7 +645,7 @@ async def rename_member(session: AsyncSession, broker: Broker, club_id: str, mem
                         authorization: str | None, body: s.MemberChange) -> s.ClubMember:
     """A new spelling of a member's name; one of their own aliases swaps with it."""
     name = checked_name(body.name, "name", MEMBER_NAME_LENGTH, MEMBER_NAME_NEEDED)
-    club, version = await _writable(session, club_id, authorization)
+    club, version = await writable(session, club_id, authorization)
     member = member_in(await members_of(session, club.id), member_id)
     holder = (await session.execute(MEMBER_BY_KEY, {"club_key": club.id,
                                                     "name_key": name_key(name)})).one_or_none()
@@ -668,7 +668,7 @@ async def rename_member(session: AsyncSession, broker: Broker, club_id: str, mem
                                              "name": name, "key": name_key(name)})
     change = await ledger.touch_club(statements, club.id, version, now())
     await session.commit()
-    await _publish(broker, change, "member_renamed")
+    await publish(broker, change, "member_renamed")
     return await _member_view(session, club.id, member.id)
 
 
@@ -676,7 +676,7 @@ async def merge_member(session: AsyncSession, broker: Broker, club_id: str, memb
                        authorization: str | None, body: s.MemberMerge) -> s.ClubMember:
     """Merge two spellings of one person: every result of ``member_id`` becomes the other
     member's, their statistics and ratings are replayed as if they had always been one."""
-    club, version = await _writable(session, club_id, authorization)
+    club, version = await writable(session, club_id, authorization)
     members = await members_of(session, club.id)
     source = member_in(members, member_id)
     target = _member_or_field(members, body.into, "into")
@@ -706,7 +706,7 @@ async def merge_member(session: AsyncSession, broker: Broker, club_id: str, memb
         await ledger.rebuild(statements, club.id, ledger.game_of(game_id), {target.id}, first)
     change = await ledger.touch_club(statements, club.id, version, now())
     await session.commit()
-    await _publish(broker, change, "member_merged")
+    await publish(broker, change, "member_merged")
     return await _member_view(session, club.id, target.id)
 
 
@@ -768,7 +768,7 @@ async def remove_member(session: AsyncSession, broker: Broker, folds: RecentFold
     await session.commit()
     for match_id, match_version in versions.items():
         await broker.publish(match_id, Change(match_version, "players_renamed", None))
-    await _publish(broker, change, "member_removed")
+    await publish(broker, change, "member_removed")
 
 
 async def _matches_of(session: AsyncSession, club_id: str, member: int) -> dict[str, list[int]]:
