@@ -82,7 +82,7 @@ def played_table(tournament_id: str, number: int, table: int, seats: list[int],
     record = MatchRecord(
         id=match_id, game=GAME.id, players=list[Any](names),
         options=GAME.options_json(setup.options), private=False, write_token_hash="0" * 64,
-        view_token_hash="0" * 64, version=2, created_at=at,
+        view_token_hash="0" * 64, version=2, created_at=at, played_at=at, location=None,
     )
     match, _ = new_match_row(record, folded, at)
     places, shares = table_result(GAME, folded)

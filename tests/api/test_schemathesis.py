@@ -36,6 +36,10 @@ IMPORTS = {"importClub", "importTournament"}
 # A schema can say which JSON is well formed, not which rounds can happen at a table: a
 # schema-valid entry that breaks the game's rules is rightly 422, a stale If-Match 412.
 ACCEPTABLE_ANSWERS_TO_VALID_DATA = ["2xx", "401", "403", "404", "409", "412", "422"]
+# A round sent with a stale If-Match is refused 412 before its body is read (RFC 9110 13.2.1
+# lets a server evaluate preconditions first), so 412 rejects schema-violating data too.
+REJECTIONS_OF_INVALID_DATA = ["400", "401", "403", "404", "405", "406", "409", "412", "415",
+                              "422", "428", "429"]
 
 
 def new_match(client: TestClient[Any], game: str, players: list[str],
@@ -72,6 +76,7 @@ def no_input_breaks_the_server_or_the_schema(database_url: str) -> None:
     schema = from_asgi("/schema/openapi.json", app)
     schema.config.checks.positive_data_acceptance.expected_statuses = (
         ACCEPTABLE_ANSWERS_TO_VALID_DATA)
+    schema.config.checks.negative_data_rejection.expected_statuses = REJECTIONS_OF_INVALID_DATA
     tested = []
     for found in schema.exclude(operation_id="matchEvents").get_all_operations():
         assert isinstance(found, Ok), found

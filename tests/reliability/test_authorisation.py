@@ -244,6 +244,13 @@ MATRIX: dict[tuple[str, str], Rule] = {
     ("DELETE", f"{C}/{{club_id}}/players/{{member_id}}"): Rule(
         "the club token only",
         club_target(lambda w: f"{C}/{w.club['id']}/players/4"), 204),
+    ("POST", f"{C}/{{club_id}}/players"): Rule(
+        "the club token only",
+        club_target(lambda w: f"{C}/{w.club['id']}/players", {"names": ["Newcomer"]}), 201),
+    ("POST", f"{C}/{{club_id}}/seasons"): Rule(
+        "the club token only",
+        club_target(lambda w: f"{C}/{w.club['id']}/seasons",
+                    {"name": "Jahreswertung", "from": "2026-01-01", "to": "2026-12-31"}), 201),
     ("POST", T): Rule(
         f"{OPEN}: anyone may organise a tournament; the answer holds the organiser token",
         open_target(lambda w: T, lambda w: {"name": "Another night", "game": "sea-change",
