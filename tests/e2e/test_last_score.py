@@ -26,6 +26,17 @@ def four_players(server: Any) -> tuple[str, str, int]:
     return made["id"], made["token"], checksum
 
 
+def offline_at_four_players(phone: Any, server: Any) -> tuple[str, int]:
+    """A four-player match opened on the phone, kept by its service worker, then offline: its
+    id and the deck's checksum."""
+    match, token, checksum = four_players(server)
+    phone.open(f"#/m/{match}?t={token}")
+    phone.wait_for_service_worker()
+    wait_until_kept(phone.page, f"/api/v1/matches/{match}")
+    phone.context.set_offline(True)
+    return match, checksum
+
+
 def type_three(page: Any, scores: tuple[int, int, int]) -> None:
     page.click("[data-path=final_trump] [data-value=red]")
     for name, points in zip(PLAYERS, scores, strict=False):
@@ -35,12 +46,8 @@ def type_three(page: Any, scores: tuple[int, int, int]) -> None:
 
 def test_offline_the_fourth_score_is_filled_from_the_checksum_and_sent_whole(
         phone: Any, server: Any) -> None:
-    match, token, checksum = four_players(server)
-    phone.open(f"#/m/{match}?t={token}")
-    phone.wait_for_service_worker()
+    match, checksum = offline_at_four_players(phone, server)
     page = phone.page
-    wait_until_kept(page, f"/api/v1/matches/{match}")
-    phone.context.set_offline(True)
     type_three(page, (3, 2, 1))
     expect(page.get_by_label("Points of Dan")).to_have_value(str(checksum - 6))
     page.get_by_role("button", name="Save round").click()
@@ -92,12 +99,8 @@ def test_an_error_about_the_empty_last_score_goes_once_it_is_filled(
 
 def test_offline_a_round_missing_scores_is_not_queued_and_says_which(
         phone: Any, server: Any) -> None:
-    match, token, checksum = four_players(server)
-    phone.open(f"#/m/{match}?t={token}")
-    phone.wait_for_service_worker()
+    match, checksum = offline_at_four_players(phone, server)
     page = phone.page
-    wait_until_kept(page, f"/api/v1/matches/{match}")
-    phone.context.set_offline(True)
     page.click("[data-path=final_trump] [data-value=red]")
     page.get_by_label("Points of Ann").fill("3")
     page.get_by_role("button", name="Save round").click()
