@@ -15,6 +15,14 @@ export async function loadView(id) {
   return { match, game, module: await gameModule(match.game), canWrite: !!writeToken(id) };
 }
 
+/**
+ * The later of two reads of a match: the service worker answers from its cache when its fetch
+ * fails, and a screen must never go back to an older version than it showed.
+ */
+export function newest(shown, read) {
+  return shown && shown.version > read.version ? shown : read;
+}
+
 export function gameName(gameId) {
   return t(`game.${gameId}`);
 }

@@ -66,3 +66,26 @@ def test_a_round_saved_offline_after_a_reload_shows_as_sent_once_online(
     server.post(f"/api/v1/matches/{match}/rounds", points_round(1, 5, 2), token)
     expect(page.get_by_role("heading", name="Round 3")).to_be_visible(timeout=CAUGHT_UP)
     expect(page.locator(".dealer")).to_have_text("Ben deals next.")
+
+
+def test_a_read_the_worker_answers_from_its_cache_is_made_again(phone: Any, server: Any) -> None:
+    """The stream says round 1 was saved on another phone, but the read that follows fails in the
+    service worker (its network can come back a moment after the page's), which answers the match
+    as it kept it, before round 1. The screen reads again until it shows what the stream said;
+    before, it stayed on round 1's form until the next change."""
+    match, token = new_api_match(server)
+    phone.open(f"#/m/{match}?t={token}")
+    phone.wait_for_service_worker()
+    page = phone.page
+    wait_until_kept(page, f"/api/v1/matches/{match}")
+    expect(page.locator(".entry-head h2")).to_contain_text("Round 1")
+    failed: list[str] = []
+
+    def fail_once(route: Any) -> None:
+        failed.append(route.request.url)
+        route.abort()
+
+    phone.context.route(f"**/api/v1/matches/{match}", fail_once, times=1)
+    server.post(f"/api/v1/matches/{match}/rounds", points_round(1, 5, 2), token)
+    expect(page.locator(".entry-head h2")).to_contain_text("Round 2", timeout=CAUGHT_UP)
+    assert failed, "the read after the change was never made"

@@ -16,7 +16,9 @@
 // phone saved, in place of the form, and asks whether to keep the numbers as the next round
 // (they come back into the form under its number, to be checked and saved) or to drop them.
 // Decision: a round waiting offline that meets a changed match asks the same question; the
-// later rounds waiting behind it ask theirs one after the other, oldest first.
+// later rounds waiting behind it ask theirs one after the other, oldest first. A waiting round
+// is named by the round it was typed as: one the server stored whose answer was lost is still
+// that round, not the one after it.
 import { Problem, call, guide as askGuide } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
@@ -26,7 +28,7 @@ import { follow, oneAtATime } from '../live.js';
 import { goFromHere } from '../router.js';
 import { writeToken } from '../store.js';
 import { openTablePhone } from '../tournaments/phone.js';
-import { dealerOf, errorScreen, header, loadView, problemText, standingsStrip } from '../match-view.js';
+import { dealerOf, errorScreen, header, loadView, newest, problemText, standingsStrip } from '../match-view.js';
 
 function requestSync() {
   navigator.serviceWorker?.ready.then((reg) => reg.sync?.register('outbox')).catch(() => {});
@@ -122,7 +124,7 @@ export async function sheetScreen(root, id) {
         h('button', { type: 'button', class: 'primary', onclick: async () => {
           await dismiss(item.seq);
           // The kept numbers go on from the match as it is now, not as a cached read had it.
-          try { view = { ...view, match: (await loadView(id)).match }; } catch { /* offline: as shown */ }
+          try { view = { ...view, match: newest(view.match, (await loadView(id)).match) }; } catch { /* offline: as shown */ }
           retry = { body: item.body, problem: null };
           await drawWaiting();
           drawForm();
@@ -141,7 +143,7 @@ export async function sheetScreen(root, id) {
     replace(waiting,
       stale.map((item, i) => staleQuestion(item, i === 0, keepAs)),
       queued.map((item, i) => h('p', { class: 'pending-round', 'data-pending': item.key },
-        t('sheet.pending', { n: view.match.rounds.length + i + 1 }))),
+        t('sheet.pending', { n: item.round ?? view.match.rounds.length + i + 1 }))),
       refused.filter((item) => !isStale(item)).map((item) => h('div', { class: 'rejected', role: 'alert' },
         h('p', {}, t('sheet.rejected'), ' ', item.problem.errors.length
           ? item.problem.errors.map((error) => error.message).join(' ') : item.problem.detail),
@@ -232,7 +234,7 @@ export async function sheetScreen(root, id) {
 
   const refresh = oneAtATime(async () => {
     try {
-      view = { ...view, match: (await loadView(id)).match };
+      view = { ...view, match: newest(view.match, (await loadView(id)).match) };
     } catch {
       return;
     }
