@@ -328,8 +328,8 @@ async def read_kasse(session: AsyncSession, club_id: str, authorization: str | N
 HEADINGS = Vocabulary("a column heading of a club's settlement or Kasse", {
     "currency": "currency", "player": "member no.", "name": "name", "pays": "pays",
     "receives": "receives", "net": "net", "from": "from", "to": "to", "amount": "amount",
-    "pot": "into the Kasse", "owes": "owes the Kasse", "paid": "paid", "due": "still due",
-    "balance": "in the Kasse",
+    "pot": "into the pot", "owes": "owes the pot", "paid": "paid", "due": "still due",
+    "balance": "in the pot",
 })
 
 

@@ -264,6 +264,6 @@ async def test_the_settlement_and_the_kasse_as_csv_in_the_readers_words(client: 
                              headers=bearer(club.view_token))
     assert kasse.status_code == 200, kasse.text
     rows = [row.split(",") for row in kasse.content.decode("utf-8-sig").splitlines()]
-    assert rows[0] == ["Currency", "Member no.", "Name", "Owes the Kasse", "Paid", "Still due"]
+    assert rows[0] == ["Currency", "Member no.", "Name", "Owes the pot", "Paid", "Still due"]
     assert rows[1:] == [["CHF", str(bea), "Bea", "0.50", "-0.50", "1.00"],
-                        ["CHF", "", "In the Kasse", "", "", "-0.50"]]
+                        ["CHF", "", "In the pot", "", "", "-0.50"]]
