@@ -19,11 +19,14 @@ import { clubError, clubRoute, loadClub } from '../clubs/common.js';
 
 const REMATCH_KEY = 'tafelrunde.rematch';
 
-/** The next match with the same game, players, options and place, for the same club if it was a club's. */
+/**
+ * The next match with the same game, players, options, place and stakes, for the same club if it
+ * was a club's.
+ */
 export function prepareRematch(match) {
   sessionStorage.setItem(REMATCH_KEY, JSON.stringify({
     game: match.game, players: match.players.map((p) => p.name), options: match.options,
-    club: tokensFor(match.id).club || null, location: match.location,
+    club: tokensFor(match.id).club || null, location: match.location, stakes: match.stakes || null,
   }));
 }
 
@@ -234,7 +237,9 @@ export async function newMatchScreen(root, clubId = null) {
     playedAt: null,
     location: rematch?.location || '',
   };
-  state.stakes = initialStakes(club, state.game);
+  // A rematch is played for what the last match was played for.
+  state.stakes = rematch?.stakes ? { ...initialStakes(club, state.game), on: true, ...rematch.stakes }
+    : initialStakes(club, state.game);
   const current = () => list.find((g) => g.id === state.game);
   const form = h('form', { class: 'panel new-match', novalidate: true });
   const known = club ? [...new Set([...club.players.map((m) => m.name), ...rememberedNames()])] : rememberedNames();
