@@ -35,9 +35,10 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import func, insert, select
@@ -184,7 +185,7 @@ async def settled_matches(session: AsyncSession, club: ClubRecord, members: dict
             for match_id, money in found if len(sides[match_id]) == len(money.pays)]
 
 
-def _named(members: dict[int, Member], words: Words) -> Any:
+def _named(members: dict[int, Member], words: Words) -> Callable[[int], str]:
     def name(member: int) -> str:
         known = members.get(member)
         return known.named(words) if known is not None else str(member)
@@ -275,14 +276,7 @@ async def record_payment(session: AsyncSession, broker: Broker, club_id: str,
     change = await ledger.touch_club(EngineStatements(session), club.id, version, at)
     await session.commit()
     await publish(broker, change, "payment_recorded")
-    return payment_view(_Row(row), members, words)
-
-
-class _Row:
-    """A row as a dict, read as a result row is (``row.amount``)."""
-
-    def __init__(self, columns: dict[str, Any]) -> None:
-        self.__dict__.update(columns)
+    return payment_view(SimpleNamespace(**row), members, words)
 
 
 async def stored_payments(session: AsyncSession, club_id: str) -> list[Any]:
