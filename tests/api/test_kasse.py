@@ -270,3 +270,19 @@ async def test_the_settlement_and_the_kasse_as_csv_in_the_readers_words(client: 
     assert rows[0] == ["Currency", "Member no.", "Name", "Owes the pot", "Paid", "Still due"]
     assert rows[1:] == [["CHF", str(bea), "Bea", "0.50", "-0.50", "1.00"],
                         ["CHF", "", "In the pot", "", "", "-0.50"]]
+
+
+async def test_a_teams_money_is_split_among_its_members_in_whole_coins(client: Client) -> None:
+    """Sea Change in two teams at 15 Rappen a victory point: what a team pays or receives is
+    split evenly in five-Rappen coins, the odd coin to the member seated first."""
+    club = await new_club(client)
+    teams = await club.start(["Ann", "Bea", "Cem", "Dan"], game="sea-change",
+                             options={"teams": [[0, 2], [1, 3]], "target_vp": 1},
+                             stakes={"currency": "CHF", "per_point": "0.15"})
+    recorded = await club.record(teams, {"final_trump": "yellow", "scores": [5, 4],
+                                         "trump_zero": 0})
+    assert recorded.status_code == 201, recorded.text
+    assert recorded.json()["settlement"]["transfers"] == [{"from": 1, "to": 0, "amount": "0.15"}]
+    (chf,) = (await club.get("/settlement"))["currencies"]
+    assert lines(chf) == {"Ann": ("0.00", "0.10", "0.10"), "Cem": ("0.00", "0.05", "0.05"),
+                          "Bea": ("0.10", "0.00", "-0.10"), "Dan": ("0.05", "0.00", "-0.05")}
