@@ -204,10 +204,9 @@ function stakesFields(stakes, redraw) {
       field('currency', t('kasse.currency'), h('select', { id: 'stakes-currency', onchange: bind('currency') },
         ['CHF', 'EUR'].map((c) => h('option', { value: c, selected: c === stakes.currency }, c)))),
       field('per_point', t('kasse.per_point'), amount('per_point'))),
-    stakes.on && h('div', { class: 'row' },
-      field('to', t('kasse.to'), h('select', { id: 'stakes-to', onchange: bind('to') },
-        ['players', 'pot'].map((to) => h('option', { value: to, selected: to === stakes.to }, t(`kasse.to.${to}`))))),
-      field('per_match_lost', t('kasse.per_match_lost'), amount('per_match_lost'))));
+    stakes.on && field('to', t('kasse.to'), h('select', { id: 'stakes-to', onchange: bind('to') },
+      ['players', 'pot'].map((to) => h('option', { value: to, selected: to === stakes.to }, t(`kasse.to.${to}`))))),
+    stakes.on && field('per_match_lost', t('kasse.per_match_lost'), amount('per_match_lost')));
 }
 
 /**
