@@ -5,8 +5,10 @@ The backup holds the club's name, every member (with merged spellings and remove
 have no name), every club match (names as typed, the member at each seat, options, entries,
 when it started, and when it finished with its place in the club's order of finished matches)
 and every club tournament (its own backup, the member of each player, and when each table's
-match finished), and its seasons (numbered 1, 2, 3 ... again in their order; a backup
-without ``seasons`` has none). Tokens, audit rows and statistics are not part of it:
+match finished), its seasons (numbered 1, 2, 3 ... again in their order; a backup
+without ``seasons`` has none) and the payments of its Kasse (oldest first, numbered again in
+that order, each checked as a new one; the phone that recorded one is not kept, its
+``recorded_by`` is). Tokens, audit rows and statistics are not part of it:
 statistics and ratings are what the matches give.
 
 Decisions: an import makes a new club with new ids and tokens (answered like a creation); the
@@ -32,7 +34,7 @@ from sqlalchemy import ColumnElement, Table, bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel
 
-from api.clubs import access, ledger, links, seasons
+from api.clubs import access, kasse, ledger, links, seasons
 from api.clubs import schemas as s
 from api.clubs.evenings import time_zone_of
 from api.clubs.members import MEMBERS, name_key
@@ -42,6 +44,7 @@ from api.clubs.service import (
     CLUB_NAME_NEEDED,
     MATCHES,
     MEMBER_NAME_NEEDED,
+    PAYMENTS,
     club_view,
     load_club,
 )
@@ -65,6 +68,7 @@ from scoring import registry
 from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
 from scoring.game import AnyGame
 from scoring.match import FoldedMatch, fold_match, set_up
+from scoring.money import format_amount
 from scoring.reading import JSON
 
 
@@ -133,10 +137,14 @@ async def backup(session: AsyncSession, club_id: str, authorization: str | None)
                         best=row.best) for row in await session.execute(
         select(seasons.SEASONS).where(seasons.SEASONS.c.club_id == club.id)
         .order_by(seasons.SEASONS.c.id))]
+    payments = [s.BackupPayment(
+        player=int(row.member_id), amount=format_amount(int(row.amount)), currency=row.currency,
+        recorded_at=utc(row.recorded_at), note=row.note, recorded_by=row.recorded_by)
+        for row in await kasse.stored_payments(session, club.id)]
     return s.ClubBackup(format="tafelrunde-club", version=1, name=club.name, members=members,
                         matches=matches, tournaments=tournaments, exported_at=now(),
                         time_zone=club.time_zone, seasons=held,
-                        stakes=match_stakes.written_per_game(club.stakes))
+                        stakes=match_stakes.written_per_game(club.stakes), payments=payments)
 
 
 TABLES: Table = SQLModel.metadata.tables[TournamentTableRow.__tablename__]
@@ -383,6 +391,11 @@ def _plan(body: s.ClubBackup) -> _Planned:
         season_name = seasons.season_fields(season, f"seasons[{i - 1}].", problems)
         if season_name is not None:
             rows.append((seasons.SEASONS, seasons.season_row(club_id, i, season_name, season, at)))
+    for i, payment in enumerate(body.payments):
+        columns = kasse.payment_fields(payment, members, f"payments[{i}].", problems)
+        if columns is not None:
+            rows.append((PAYMENTS, {"club_id": club_id, "id": i + 1, **columns,
+                                    "recorded_at": utc(payment.recorded_at), "device": None}))
     if problems:
         raise Unprocessable(_("The backup does not describe a club."), errors=problems)
     member_games, ratings = ledger.counted(club_id, counted)

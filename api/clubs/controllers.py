@@ -11,8 +11,8 @@ from litestar.params import JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
 
 from api.clubs import backup as club_backup
+from api.clubs import kasse, seasons, service
 from api.clubs import schemas as s
-from api.clubs import seasons, service
 from api.clubs.backup import MAX_BACKUP_BYTES
 from api.clubs.export import ClubExport
 from api.clubs.ledger import events_channel
@@ -30,6 +30,8 @@ from api.edge.problems import (
     documented,
 )
 from api.i18n.http import choice_of
+from api.i18n.words import words_for
+from api.matches.owners import DeviceId
 from api.shared.requests import (
     EVENTS_DESCRIPTION,
     Session,
@@ -56,6 +58,11 @@ Since = Annotated[datetime | None, QueryParameter(
     description="From this moment on (inclusive, RFC 3339: 2026-01-01T00:00:00Z)")]
 Until = Annotated[datetime | None, QueryParameter(
     description="Before this moment (exclusive, RFC 3339)")]
+
+Format = Annotated[Literal["json", "csv"], QueryParameter(
+    name="format", description="json, or csv for a spreadsheet")]
+Evening = Annotated[str | None, QueryParameter(
+    max_length=32, description="An evening, YYYY-MM-DD in the club's time zone")]
 
 READ = [BadRequest, Unauthorized, Forbidden, NotFound]
 QUERY = [*READ, Unprocessable]
@@ -280,6 +287,57 @@ class ClubController(Controller):
         a club tournament's points, each member's best evenings; shared ranks."""
         return await answers(request).read(session, "season_standings", club_id,
                                            authorization(request), season_id,
+                                           choice_of(request.scope))
+
+    @get("/{club_id:str}/settlement", operation_id="clubSettlement", raises=QUERY,
+         responses=documented(*QUERY), security=TOKEN)
+    async def settlement(
+        self, request: Request[Any, Any, Any], session: Session, club_id: ClubId,
+        from_: Annotated[str | None, QueryParameter(
+            name="from", max_length=32,
+            description="The first evening, YYYY-MM-DD in the club's time zone")] = None,
+        to: Evening = None, format_: Format = "json", sep: Separator = ",",
+        decimal: DecimalMark = ".",
+    ) -> Response[s.ClubSettlement]:
+        """Who pays and receives what over the evenings ``from`` ... ``to`` (by ``played_at``
+        in the club's time zone; tonight when neither is given; a missing one leaves the
+        period open on that side), per currency: each member, the pot, and the fewest
+        transfers between members (club or view token)."""
+        return await answers(request).read(session, "settlement", club_id,
+                                           authorization(request), from_, to, format_,
+                                           Layout(sep, decimal), choice_of(request.scope))
+
+    @post("/{club_id:str}/payments", operation_id="recordClubPayment", status_code=201,
+          raises=WRITE, responses=documented(*WRITE), security=TOKEN)
+    async def record_payment(self, request: Request[Any, Any, Any], session: Session,
+                             club_id: ClubId, data: JSONBody[s.NewClubPayment],
+                             device: DeviceId = None) -> Response[s.ClubPayment]:
+        """Money a member paid into the club's pot, or (a negative amount) was paid out of it
+        (club token). Payments are never changed or deleted: a wrong one is reversed by
+        another."""
+        recorded = await kasse.record_payment(session, broker(request), club_id,
+                                              authorization(request), data, device,
+                                              words_for(choice_of(request.scope)))
+        return Response(recorded, status_code=201,
+                        headers={"Location": f"{self.path}/{club_id}/payments"})
+
+    @get("/{club_id:str}/payments", operation_id="clubPayments", raises=READ,
+         responses=documented(*READ), security=TOKEN)
+    async def payments(self, request: Request[Any, Any, Any], session: Session,
+                       club_id: ClubId) -> Response[list[s.ClubPayment]]:
+        """Every payment into and out of the club's pot, newest first."""
+        return await answers(request).read(session, "payments", club_id,
+                                           authorization(request), choice_of(request.scope))
+
+    @get("/{club_id:str}/kasse", operation_id="clubKasse", raises=READ,
+         responses=documented(*READ), security=TOKEN)
+    async def read_kasse(self, request: Request[Any, Any, Any], session: Session, club_id: ClubId,
+                    format_: Format = "json", sep: Separator = ",",
+                    decimal: DecimalMark = ".") -> Response[s.ClubKasse]:
+        """The club's pot per currency: what each member owes it from all the club's matches
+        played for money, has paid, and still owes; and the money in it."""
+        return await answers(request).read(session, "kasse", club_id, authorization(request),
+                                           format_, Layout(sep, decimal),
                                            choice_of(request.scope))
 
     @get("/{club_id:str}/events", operation_id="clubEvents", raises=READ,

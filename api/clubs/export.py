@@ -76,13 +76,16 @@ class ClubResult(msgspec.Struct):
 
 class ClubExport(msgspec.Struct):
     """The JSON export: the club, every result, the statistics and the seasons (their
-    standings are read on their own: they are counted when read)."""
+    standings are read on their own: they are counted when read), the Kasse as it stands and
+    every payment into it, newest first (a period's settlement is read on its own)."""
 
     club: s.Club
     results: list[ClubResult]
     statistics: list[s.StatisticsRow]
     exported_at: datetime
     seasons: list[s.Season] = []
+    kasse: s.ClubKasse | None = None
+    payments: list[s.ClubPayment] = []
 
 
 def club_words(words: Words) -> SheetWords:

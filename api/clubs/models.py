@@ -209,3 +209,33 @@ class ClubSeasonRow(SQLModel, table=True):
     game: str | None = Field(default=None, sa_type=String(GAME_ID_LENGTH), nullable=True)
     best: int | None = Field(default=None, sa_type=Integer, nullable=True)
     created_at: datetime = Field(sa_type=DateTime(timezone=True))
+
+
+PAYMENT_NOTE_LENGTH = 200
+RECORDER_LENGTH = 80
+DEVICE_LENGTH = 100  # api.matches.owners.DEVICE_ID_LENGTH
+
+
+class ClubPaymentRow(SQLModel, table=True):
+    """Money a member paid into the club's pot (the Kasse), or was paid out of it (``amount``
+    negative), in minor units; numbered 1, 2, 3 ... per club. Never changed or deleted: a
+    wrong payment is undone by another one of the opposite amount (:mod:`api.clubs.kasse`).
+
+    ``recorded_by`` is the name the recording phone gave (its keeper, the treasurer), ``device``
+    the phone's ``X-Device-Id``; either may be absent."""
+
+    __tablename__ = "club_payment"
+    __table_args__ = (
+        ForeignKeyConstraint(["club_id", "member_id"], ["club_member.club_id", "club_member.id"],
+                             name="fk_club_payment_member_club_member"),
+    )
+
+    club_id: str = Field(primary_key=True, sa_type=String(CLUB_ID_LENGTH), foreign_key="club.id")
+    id: int = Field(primary_key=True, sa_type=Integer)
+    member_id: int = Field(sa_type=Integer)
+    amount: int = Field(sa_type=Integer)
+    currency: str = Field(sa_type=String(3))
+    note: str = Field(sa_type=String(PAYMENT_NOTE_LENGTH))
+    recorded_at: datetime = Field(sa_type=DateTime(timezone=True))
+    recorded_by: str | None = Field(default=None, sa_type=String(RECORDER_LENGTH), nullable=True)
+    device: str | None = Field(default=None, sa_type=String(DEVICE_LENGTH), nullable=True)

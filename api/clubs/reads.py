@@ -29,7 +29,7 @@ import msgspec
 from litestar import Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.clubs import access, seasons, service
+from api.clubs import access, kasse, seasons, service
 from api.clubs import backup as club_backup
 from api.clubs import export as club_export
 from api.i18n.negotiation import Choice
@@ -44,8 +44,11 @@ BIG_FINISHED = 1_000
 over a range or rating history are some 50 ms of work on the loop of a small machine."""
 
 Read = Literal["club", "players", "player", "ladder", "rating_history", "statistics",
-               "history", "head_to_head", "export", "backup", "seasons", "season_standings"]
-UNKEPT = frozenset({"history", "backup", "season_standings"})
+               "history", "head_to_head", "export", "backup", "seasons", "season_standings",
+               "settlement", "payments", "kasse"]
+UNKEPT = frozenset({"history", "backup", "season_standings", "settlement", "kasse"})
+"""Not kept: besides the above, the settlement ("tonight" moves with the clock) and the
+Kasse (both read every finished match played for money, as the season's standings do)."""
 
 
 async def _club(session: AsyncSession, club_id: str, authorization: str | None) -> Answer:
@@ -101,7 +104,10 @@ async def _export(session: AsyncSession, club_id: str, authorization: str | None
     exported = await service.export(session, club_id, authorization, words)
     if format_ == "json":
         held = await seasons.read_seasons(session, club_id, authorization)
-        return json_answer(msgspec.structs.replace(exported, seasons=held),
+        pots = await kasse.read_kasse(session, club_id, authorization, words)
+        paid = await kasse.read_payments(session, club_id, authorization, words)
+        return json_answer(msgspec.structs.replace(exported, seasons=held, kasse=pots,
+                                                   payments=paid),
                            *attachment(f"club-{club_id}.json").items())
     sheet = club_export.club_words(words)
     body = club_export.results_csv(exported.results, layout, sheet) if table == "results" \
@@ -125,11 +131,40 @@ async def _season_standings(session: AsyncSession, club_id: str, authorization: 
                                                     words_for(choice)))
 
 
+async def _settlement(session: AsyncSession, club_id: str, authorization: str | None,
+                      from_: str | None, to: str | None, format_: str, layout: Layout,
+                      choice: Choice) -> Answer:
+    words = words_for(choice)
+    settled = await kasse.read_settlement(session, club_id, authorization, from_, to, words)
+    if format_ == "json":
+        return json_answer(settled)
+    period = "-".join(str(day) for day in (settled.from_, settled.to) if day is not None)
+    return Answer(kasse.settlement_csv(settled, layout, words), CSV_MEDIA_TYPE, tuple(
+        attachment(f"club-{club_id}-settlement{'-' if period else ''}{period}.csv").items()))
+
+
+async def _payments(session: AsyncSession, club_id: str, authorization: str | None,
+                    choice: Choice) -> Answer:
+    return json_answer(await kasse.read_payments(session, club_id, authorization,
+                                                 words_for(choice)))
+
+
+async def _kasse(session: AsyncSession, club_id: str, authorization: str | None,
+                 format_: str, layout: Layout, choice: Choice) -> Answer:
+    words = words_for(choice)
+    pots = await kasse.read_kasse(session, club_id, authorization, words)
+    if format_ == "json":
+        return json_answer(pots)
+    return Answer(kasse.kasse_csv(pots, layout, words), CSV_MEDIA_TYPE,
+                  tuple(attachment(f"club-{club_id}-kasse.csv").items()))
+
+
 READS: Reads = {
     "club": _club, "players": _players, "player": _player, "ladder": _ladder,
     "rating_history": _rating_history, "statistics": _statistics, "history": _history,
     "head_to_head": _head_to_head, "export": _export, "backup": _backup,
-    "seasons": _seasons, "season_standings": _season_standings}
+    "seasons": _seasons, "season_standings": _season_standings, "settlement": _settlement,
+    "payments": _payments, "kasse": _kasse}
 
 
 class ClubAnswers:

@@ -14,11 +14,13 @@ import msgspec
 from api.clubs.models import (
     CLUB_NAME_LENGTH,
     MEMBER_NAME_LENGTH,
+    PAYMENT_NOTE_LENGTH,
+    RECORDER_LENGTH,
     SEASON_NAME_LENGTH,
     TIME_ZONE_LENGTH,
 )
 from api.games.schemas import RoundEntry
-from api.matches.schemas import MatchStakes, StakesBody
+from api.matches.schemas import Amount, MatchStakes, StakesBody
 from api.tournaments.schemas import Backup
 
 MAX_MEMBER_ID = 1_000_000
@@ -371,6 +373,116 @@ class SeasonStanding(msgspec.Struct):
     line: list[SeasonEvening]
 
 
+# --- the club's money: settlement and Kasse ------------------------------------------------
+
+PaymentAmount = Annotated[str, msgspec.Meta(
+    max_length=32, examples=["5.00"],
+    description='A decimal string with at most two decimals, such as "5.00"; negative: paid out '
+                'of the pot (never 0, never a number).')]
+CurrencyCode = Annotated[str, msgspec.Meta(max_length=8, examples=["CHF"],
+                                           description="CHF or EUR")]
+PaymentNote = Annotated[str, msgspec.Meta(max_length=PAYMENT_NOTE_LENGTH)]
+Recorder = Annotated[str, msgspec.Meta(max_length=RECORDER_LENGTH)]
+MAX_BACKUP_PAYMENTS = 1_000_000
+
+
+class NewClubPayment(msgspec.Struct, forbid_unknown_fields=True):
+    """Money ``player`` paid into the club's pot (a negative ``amount``: paid out of it to
+    them); ``recorded_by`` names who took it (the treasurer), if the phone says."""
+
+    player: MemberId
+    amount: PaymentAmount
+    currency: CurrencyCode
+    note: PaymentNote = ""
+    recorded_by: Recorder | None = None
+
+
+class ClubPayment(msgspec.Struct):
+    """A payment as recorded: numbered 1, 2, 3 ... per club, never changed or deleted."""
+
+    id: int
+    player: int
+    name: str
+    amount: Amount
+    currency: Literal["CHF", "EUR"]
+    note: str
+    recorded_at: datetime
+    recorded_by: str | None
+
+
+class ClubTransfer(msgspec.Struct):
+    """One member pays another (member ids)."""
+
+    from_: int = msgspec.field(name="from")
+    to: int
+    amount: Amount
+
+
+class ClubSettlementMember(msgspec.Struct):
+    """What a member pays (into the pot too), receives, and nets (``receives`` − ``pays``)."""
+
+    player: int
+    name: str
+    pays: Amount
+    receives: Amount
+    net: Amount
+
+
+class ClubSettlementCurrency(msgspec.Struct):
+    currency: Literal["CHF", "EUR"]
+    members: list[ClubSettlementMember]
+    pot: Amount
+    """What goes into the club's Kasse (paid there, not between members)."""
+    transfers: list[ClubTransfer]
+
+
+class ClubSettlement(msgspec.Struct):
+    """The club's money over the evenings ``from`` ... ``to`` (dates in its time zone; ``null``:
+    open on that side), per currency played for."""
+
+    from_: date | None = msgspec.field(name="from")
+    to: date | None
+    time_zone: str
+    matches: int
+    """The finished matches with stakes counted."""
+    currencies: list[ClubSettlementCurrency]
+
+
+class ClubKasseMember(msgspec.Struct):
+    """What a member owes the pot in all, has paid into it (less what was paid out to them),
+    and still owes (``due``; negative: the pot owes them)."""
+
+    player: int
+    name: str
+    owes: Amount
+    paid: Amount
+    due: Amount
+
+
+class ClubKasseCurrency(msgspec.Struct):
+    currency: Literal["CHF", "EUR"]
+    members: list[ClubKasseMember]
+    balance: Amount
+    """The money in the pot: every payment in, less every payment out."""
+
+
+class ClubKasse(msgspec.Struct):
+    """The club's pot per currency."""
+
+    currencies: list[ClubKasseCurrency]
+
+
+class BackupPayment(msgspec.Struct, forbid_unknown_fields=True):
+    """A payment of the Kasse as recorded (checked as a new one: 422 at its path)."""
+
+    player: MemberId
+    amount: PaymentAmount
+    currency: CurrencyCode
+    recorded_at: datetime
+    note: PaymentNote = ""
+    recorded_by: Recorder | None = None
+
+
 class ClubBackup(msgspec.Struct, forbid_unknown_fields=True):
     """Everything needed to rebuild a club elsewhere with identical statistics and ratings."""
 
@@ -386,8 +498,11 @@ class ClubBackup(msgspec.Struct, forbid_unknown_fields=True):
     stakes: dict[str, StakesBody] = {}
     """The club's default stakes per game key."""
     seasons: Annotated[list[NewSeason], msgspec.Meta(max_length=MAX_BACKUP_SEASONS)] = []
+    payments: Annotated[list[BackupPayment], msgspec.Meta(max_length=MAX_BACKUP_PAYMENTS)] = []
+    """The Kasse's payments, oldest first (numbered 1, 2, 3 ... again in this order)."""
 
 
 CLOSED_REQUEST_BODIES = (NewClub, ClubChange, MemberChange, NewClubMembers, MemberMerge, ClubBackup,
                          BackupMember, BackupFinish, BackupClubMatch, BackupTablePlayer,
-                         BackupTableFinish, BackupClubTournament, NewSeason)
+                         BackupTableFinish, BackupClubTournament, NewSeason, NewClubPayment,
+                         BackupPayment)

@@ -38,7 +38,7 @@ from api.clubs.evenings import DEFAULT_TIME_ZONE, evening, time_zone_of
 from api.clubs.export import ClubExport, ClubResult
 from api.clubs.links import TOURNAMENT_PLAYERS, TOURNAMENTS
 from api.clubs.members import MEMBERS, members_named, name_key
-from api.clubs.models import CLUB_NAME_LENGTH, MEMBER_NAME_LENGTH
+from api.clubs.models import CLUB_NAME_LENGTH, MEMBER_NAME_LENGTH, ClubPaymentRow
 from api.clubs.ratings import Rating
 from api.clubs.statistics import Statistics, replayed
 from api.db.models import MatchRow
@@ -74,6 +74,7 @@ H2H_MATCHES = 20
 MATCHES: Table = SQLModel.metadata.tables[MatchRow.__tablename__]
 TOURNAMENT_ROWS: Table = SQLModel.metadata.tables[TournamentRow.__tablename__]
 TOURNAMENT_PLAYER_ROWS: Table = SQLModel.metadata.tables[TournamentPlayerRow.__tablename__]
+PAYMENTS: Table = SQLModel.metadata.tables[ClubPaymentRow.__tablename__]
 
 
 # --- names ----------------------------------------------------------------------------------
@@ -695,6 +696,10 @@ async def merge_member(session: AsyncSession, broker: Broker, club_id: str, memb
                           .values(member_id=target.id))
     await session.execute(update(TOURNAMENT_PLAYERS).where(
         TOURNAMENT_PLAYERS.c.club_id == club.id, TOURNAMENT_PLAYERS.c.member_id == source.id)
+        .values(member_id=target.id))
+    # The Kasse is one person's too: what the other spelling paid counts against what they owe.
+    await session.execute(update(PAYMENTS).where(
+        PAYMENTS.c.club_id == club.id, PAYMENTS.c.member_id == source.id)
         .values(member_id=target.id))
     await session.execute(update(MEMBERS).where(
         MEMBERS.c.club_id == club.id,

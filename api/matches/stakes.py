@@ -16,7 +16,7 @@ Decisions:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -27,10 +27,10 @@ from api.matches import schemas as s
 from scoring import registry
 from scoring.errors import Errors, at
 from scoring.game import AnyGame, Setup
-from scoring.match import FoldedMatch
+from scoring.match import FoldedMatch, set_up
 from scoring.money import CHF, EUR
 from scoring.reading import JSON
-from scoring.stakes import Recipient, Stakes, read_stakes, settle_verdict
+from scoring.stakes import Recipient, Settlement, Stakes, read_stakes, settle, settle_verdict
 
 CURRENCIES = {currency.code: currency for currency in (CHF, EUR)}
 BAD_STAKES = _("The stakes are not right.")
@@ -117,3 +117,24 @@ def settlement(game: AnyGame, folded: FoldedMatch, raw: Any) -> s.Settlement | N
         return None
     settled = settle_verdict(from_stored(raw), priced, folded.verdict)
     return None if settled is None else msgspec.convert(settled.as_json(), s.Settlement)
+
+
+def settled(game: AnyGame, players: Sequence[JSON], options: JSON, standings: Sequence[Any],
+            winners: Collection[int], raw: Any) -> Settlement | None:
+    """The settlement of a finished match as stored (its players, options, standings lines and
+    winners, and its stored stakes), for sums over many matches (a club's evening): ``None``
+    without stakes or for a setup priced by nothing. The match is not folded again: the
+    priced total is read from each side's standings line."""
+    if raw is None:
+        return None
+    priced = game.priced(set_up(game, list(players), options))
+    if priced is None:
+        return None
+    by_side = sorted(standings, key=_side_of)
+    return settle(from_stored(raw), [int(line[priced.total]) for line in by_side], winners,
+                  lower_is_better=priced.lower_is_better)
+
+
+def _side_of(line: Any) -> int:
+    """A standings line's side: its team, or its seat (:meth:`scoring.game.Standing.as_json`)."""
+    return int(line["team"] if "team" in line else line["seat"])

@@ -27,6 +27,7 @@ import csv
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from decimal import Decimal
 from typing import Annotated, Any, Literal
 
 from litestar import Response
@@ -41,6 +42,9 @@ BOM = "\ufeff"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 Cell = str | int | float | None
+MoneyCell = Cell | Decimal
+"""A cell of a sheet with money: an amount is a ``Decimal`` (exact, never a float), written
+with its own decimals."""
 
 Separator = Annotated[Literal[",", ";"], QueryParameter(
     name="sep", description="CSV: the column separator of the spreadsheet that opens the file "
@@ -113,24 +117,26 @@ class SheetWords:
 ENGLISH = SheetWords()
 
 
-def cell_text(value: Cell, decimal: str = ".") -> str:
+def cell_text(value: MoneyCell, decimal: str = ".") -> str:
     """What a cell shows (the printable standings show the same): nothing for an absent value,
     integers exact, fractions to three places with the ``decimal`` mark."""
     if value is None:
         return ""
     if isinstance(value, str | int):
         return str(value)
+    if isinstance(value, Decimal):
+        return str(value).replace(".", decimal)
     text = f"{value:.3f}".rstrip("0").rstrip(".")
     return "0" if text == "-0" else text.replace(".", decimal)
 
 
-def _csv_cell(value: Cell, layout: Layout) -> str:
+def _csv_cell(value: MoneyCell, layout: Layout) -> str:
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
         return f"'{value}"
     return cell_text(value, layout.decimal)
 
 
-def csv_bytes(rows: Iterable[Sequence[Cell]], layout: Layout) -> bytes:
+def csv_bytes(rows: Iterable[Sequence[MoneyCell]], layout: Layout) -> bytes:
     out = io.StringIO()
     out.write(BOM)
     writer = csv.writer(out, delimiter=layout.separator, lineterminator="\r\n")

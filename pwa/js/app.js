@@ -52,6 +52,8 @@ route(/^\/c\/([^/]+)$/, later('./clubs/members.js', 'membersScreen'));
 route(/^\/c\/([^/]+)\/ladder(?:\/([^/]+))?$/, later('./clubs/ladder.js', 'ladderScreen'));
 route(/^\/c\/([^/]+)\/history$/, later('./clubs/history.js', 'historyScreen'));
 route(/^\/c\/([^/]+)\/share$/, later('./clubs/share.js', 'clubShareScreen'));
+route(/^\/c\/([^/]+)\/settlement$/, later('./clubs/settlement.js', 'settlementScreen'));
+route(/^\/c\/([^/]+)\/kasse$/, later('./clubs/kasse.js', 'kasseScreen'));
 route(/^\/c\/([^/]+)\/p\/(\d+)(?:\/vs\/(\d+))?$/, later('./clubs/member.js', 'memberScreen'));
 route(/^\/c\/([^/]+)\/new$/, later('./screens/new-match.js', 'newMatchScreen'));
 route(/^\/c\/([^/]+)\/t\/new$/, later('./tournaments/new.js', 'newTournamentScreen'));

@@ -33,6 +33,8 @@ SCREENS = {
     "/p/1": "section[data-game] [data-fact=played]",
     "/p/1/vs/3": ".head-to-head [data-fact=played]",
     "/share": ".share-view .qr img",
+    "/settlement": ".settlement h2",
+    "/kasse": ".kasse h2",
 }
 
 

@@ -251,6 +251,10 @@ MATRIX: dict[tuple[str, str], Rule] = {
         "the club token only",
         club_target(lambda w: f"{C}/{w.club['id']}/seasons",
                     {"name": "Jahreswertung", "from": "2026-01-01", "to": "2026-12-31"}), 201),
+    ("POST", f"{C}/{{club_id}}/payments"): Rule(
+        "the club token only: the view token reads the Kasse, never writes it",
+        club_target(lambda w: f"{C}/{w.club['id']}/payments",
+                    {"player": 2, "amount": "1.50", "currency": "CHF", "note": "Abend"}), 201),
     ("POST", T): Rule(
         f"{OPEN}: anyone may organise a tournament; the answer holds the organiser token",
         open_target(lambda w: T, lambda w: {"name": "Another night", "game": "sea-change",
@@ -363,7 +367,9 @@ async def test_a_table_token_cannot_change_its_match_once_the_table_is_confirmed
 CLUB_READS = ["", "/export", "/export?format=json", "/players", "/players/1",
               "/ratings?game=tschau-sepp", "/ratings/history?game=tschau-sepp", "/statistics",
               "/history",
-              "/head-to-head?player=1&opponent=2"]
+              "/head-to-head?player=1&opponent=2", "/settlement",
+              "/settlement?from=2026-01-01&to=2026-12-31&format=csv", "/payments", "/kasse",
+              "/kasse?format=csv"]
 
 
 async def test_club_reads_need_one_of_its_two_tokens(app_client: Client) -> None:

@@ -1,6 +1,6 @@
 // The club endpoints, each request with the club's token held on this phone (the club token of a
 // member, else the view token): a club's members and results are never public.
-import { authHeaders, call } from '../api.js';
+import { authHeaders, call, phoneHeaders } from '../api.js';
 import { clubTokens } from '../store.js';
 
 const base = (id) => `/clubs/${encodeURIComponent(id)}`;
@@ -34,3 +34,11 @@ export const addMembers = (id, names) => clubWrite(id, '/players', 'POST', { nam
 export const renameMember = (id, member, name) => clubWrite(id, `/players/${member}`, 'PATCH', { name });
 export const mergeMember = (id, member, into) => clubWrite(id, `/players/${member}/merge`, 'POST', { into });
 export const removeMember = (id, member) => clubWrite(id, `/players/${member}`, 'DELETE');
+
+// The club's money: a period's settlement (tonight when neither date is given), the Kasse, and
+// the payments into it; each payment names this phone (X-Device-Id), as a match's rounds do.
+export const settlement = (id, from, to) => clubRead(id, '/settlement', { from, to });
+export const kasse = (id) => clubRead(id, '/kasse');
+export const payments = (id) => clubRead(id, '/payments');
+export const recordPayment = (id, payment) => call(`${base(id)}/payments`, { method: 'POST', body: payment,
+  headers: { ...clubBearer(id), ...phoneHeaders() } });

@@ -31,12 +31,14 @@ export function followClub(id, version, reload) {
 
 export function clubHeader(view, active) {
   const { club } = view;
-  const tabs = [['members', ''], ['ladder', '/ladder'], ['history', '/history'], ['share', '/share']];
+  const tabs = [['members', '', 'club.tab.members'], ['ladder', '/ladder', 'club.tab.ladder'],
+    ['history', '/history', 'club.tab.history'], ['settlement', '/settlement', 'kasse.tab.settlement'],
+    ['kasse', '/kasse', 'kasse.tab.kasse'], ['share', '/share', 'club.tab.share']];
   return h('div', { class: 'match-head club-head' },
     h('h1', {}, club.name, h('small', {}, ` · ${t('club.matches_played', { n: club.finished_matches })}`)),
     !view.canWrite && h('p', { class: 'hint read-only' }, t('club.read_only')),
-    h('nav', { class: 'tabs', 'aria-label': t('club.nav') }, tabs.map(([key, path]) => h('a', {
-      href: clubRoute(club.id, path), 'aria-current': key === active ? 'page' : null }, t(`club.tab.${key}`)))));
+    h('nav', { class: 'tabs', 'aria-label': t('club.nav') }, tabs.map(([key, path, label]) => h('a', {
+      href: clubRoute(club.id, path), 'aria-current': key === active ? 'page' : null }, t(label)))));
 }
 
 /** Why a club could not be read: a missing or wrong link, an unknown club, or the API's words. */

@@ -7,6 +7,7 @@
 import { Problem, authHeaders, call, games } from '../api.js';
 import { h, replace } from '../dom.js';
 import { has, t } from '../i18n.js';
+import { money } from '../money.js';
 import { showErrors } from '../form.js';
 import { go } from '../router.js';
 import { clubTokens, rememberMatch, rememberNames, rememberPlace, rememberedNames, rememberedPlaces, storeTokens,
@@ -18,11 +19,14 @@ import { clubError, clubRoute, loadClub } from '../clubs/common.js';
 
 const REMATCH_KEY = 'tafelrunde.rematch';
 
-/** The next match with the same game, players, options and place, for the same club if it was a club's. */
+/**
+ * The next match with the same game, players, options, place and stakes, for the same club if it
+ * was a club's.
+ */
 export function prepareRematch(match) {
   sessionStorage.setItem(REMATCH_KEY, JSON.stringify({
     game: match.game, players: match.players.map((p) => p.name), options: match.options,
-    club: tokensFor(match.id).club || null, location: match.location,
+    club: tokensFor(match.id).club || null, location: match.location, stakes: match.stakes || null,
   }));
 }
 
@@ -157,6 +161,54 @@ export function optionsToSend(g, options, playerCount) {
   return out;
 }
 
+const NO_STAKES = { currency: 'CHF', per_point: '0.05', to: 'players', per_match_lost: '0.00' };
+
+/**
+ * What a new match of `gameId` is played for, as the form starts: the club's default for the game,
+ * shown and switched on (a club match without stakes is played for it anyway); else off, with
+ * five Rappen a point filled in for whoever switches it on.
+ */
+export function initialStakes(club, gameId) {
+  const preset = club?.stakes?.[gameId];
+  return { on: !!preset, preset: preset || null, ...(preset || NO_STAKES) };
+}
+
+/**
+ * The stakes to send: the fields as typed (the API checks them, 422 at `stakes.per_point` ...),
+ * nothing when off; switched off against a club's default, stakes of nothing, so that the
+ * match is not played for the club's.
+ */
+export function stakesToSend(stakes) {
+  if (stakes.on) {
+    const { currency, per_point: perPoint, to, per_match_lost: lost } = stakes;
+    return { stakes: { currency, per_point: perPoint.trim(), to, per_match_lost: lost.trim() || '0' } };
+  }
+  return stakes.preset ? { stakes: { currency: stakes.preset.currency, per_point: '0', per_match_lost: '0' } } : {};
+}
+
+/** The stakes fieldset: a switch, then currency, per point, to whom and the fee for a lost match. */
+function stakesFields(stakes, redraw) {
+  const bind = (key) => (event) => { stakes[key] = event.target.value; };
+  const field = (key, label, control) => h('div', { class: 'field', 'data-path': `stakes.${key}` },
+    h('label', { for: `stakes-${key}` }, label), control);
+  const amount = (key) => h('input', { id: `stakes-${key}`, type: 'text', inputmode: 'decimal', value: stakes[key],
+    autocomplete: 'off', oninput: bind(key) });
+  return h('fieldset', { class: 'field stakes', 'data-path': 'stakes' }, h('legend', {}, t('kasse.stakes')),
+    h('div', { class: 'field check' }, h('label', {}, h('input', { id: 'stakes-on', type: 'checkbox', checked: stakes.on,
+      'aria-describedby': 'stakes-hint', onchange: (e) => { stakes.on = e.target.checked; redraw(); } }),
+    t('kasse.for_money')),
+    h('p', { class: 'hint', id: 'stakes-hint' }, stakes.preset
+      ? t('kasse.club_default', { amount: money(stakes.preset.currency, stakes.preset.per_point) })
+      : t('kasse.stakes_hint'))),
+    stakes.on && h('div', { class: 'row' },
+      field('currency', t('kasse.currency'), h('select', { id: 'stakes-currency', onchange: bind('currency') },
+        ['CHF', 'EUR'].map((c) => h('option', { value: c, selected: c === stakes.currency }, c)))),
+      field('per_point', t('kasse.per_point'), amount('per_point'))),
+    stakes.on && field('to', t('kasse.to'), h('select', { id: 'stakes-to', onchange: bind('to') },
+      ['players', 'pot'].map((to) => h('option', { value: to, selected: to === stakes.to }, t(`kasse.to.${to}`))))),
+    stakes.on && field('per_match_lost', t('kasse.per_match_lost'), amount('per_match_lost')));
+}
+
 /**
  * With `clubId` the match is the club's: its members are offered as chips over the player fields,
  * it is started with the club token, and it is not offered as private (the club reads it anyway).
@@ -184,6 +236,9 @@ export async function newMatchScreen(root, clubId = null) {
     playedAt: null,
     location: rematch?.location || '',
   };
+  // A rematch is played for what the last match was played for.
+  state.stakes = rematch?.stakes ? { ...initialStakes(club, state.game), on: true, ...rematch.stakes }
+    : initialStakes(club, state.game);
   const current = () => list.find((g) => g.id === state.game);
   const form = h('form', { class: 'panel new-match', novalidate: true });
   const known = club ? [...new Set([...club.players.map((m) => m.name), ...rememberedNames()])] : rememberedNames();
@@ -216,6 +271,7 @@ export async function newMatchScreen(root, clubId = null) {
           'data-value': g.id, onclick: () => {
             state.game = g.id;
             state.options = {};
+            state.stakes = initialStakes(club, g.id);
             const { min_players: min, max_players: max } = g;
             while (state.players.length < min) state.players.push('');
             state.players = state.players.slice(0, Math.max(min, Math.min(max, state.players.length)));
@@ -276,7 +332,8 @@ export async function newMatchScreen(root, clubId = null) {
     try {
       const location = state.location.trim();
       const body = { game: state.game, players, options: optionsToSend(current(), state.options, players.length),
-        private: state.private, ...playedAtToSend(state.playedAt), ...(location ? { location } : {}) };
+        private: state.private, ...playedAtToSend(state.playedAt), ...(location ? { location } : {}),
+        ...stakesToSend(state.stakes) };
       const match = await call('/matches', { method: 'POST', body: club ? { ...body, club: club.id } : body,
         headers: club ? authHeaders(clubTokens(club.id).token) : {} });
       storeTokens(match.id, { token: match.token, view: match.view_token, club: club?.id });
@@ -300,6 +357,7 @@ export async function newMatchScreen(root, clubId = null) {
       playerList(),
       optionFields({ game: g, options: state.options, players: state.players, redraw: draw }),
       whenAndWhere(),
+      stakesFields(state.stakes, draw),
       !club && h('div', { class: 'field check' }, h('label', {}, h('input', { type: 'checkbox', checked: state.private,
         onchange: (e) => { state.private = e.target.checked; } }), t('new.private')),
       h('p', { class: 'hint' }, t('new.private_hint'))),

@@ -4,6 +4,7 @@
 // on: the same players again, a new match, the score sheet to keep.
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
+import { isZero, money } from '../money.js';
 import { goFromHere } from '../router.js';
 import { errorScreen, header, loadView, roundSheet, standingsTable, winnerNames } from '../match-view.js';
 import { scoreChart } from '../score-chart.js';
@@ -45,6 +46,24 @@ function confetti() {
   }));
 }
 
+/**
+ * Who pays whom, in big type ("Bo → Ann CHF 1.00"): the match's settlement as the API gives it,
+ * the sides named as its standings name them; and what goes into the club's pot.
+ */
+function payments(match) {
+  const money_ = match.settlement;
+  if (!money_) return null;
+  const names = new Map(match.standings.map((line) => [line.team ?? line.seat, line.name]));
+  return h('section', { class: 'panel settle', id: 'settlement' }, h('h2', {}, t('kasse.who_pays')),
+    money_.transfers.length > 0
+      ? h('ul', { class: 'transfers' }, money_.transfers.map((transfer) => h('li', { class: 'transfer' },
+        h('span', {}, names.get(transfer.from)), h('span', { 'aria-hidden': 'true' }, ' → '),
+        h('span', { class: 'sr-only' }, ` ${t('kasse.pays_to')} `), h('span', {}, names.get(transfer.to)), ' ',
+        h('strong', {}, money(money_.currency, transfer.amount)))))
+      : h('p', { class: 'hint' }, t('kasse.nobody_pays')),
+    !isZero(money_.pot) && h('p', { class: 'pot' }, t('kasse.into_pot', { amount: money(money_.currency, money_.pot) })));
+}
+
 export async function winnerScreen(root, id) {
   const go = goFromHere();
   let view;
@@ -58,6 +77,7 @@ export async function winnerScreen(root, id) {
         { names })),
       match.reason && h('p', { class: 'reason', id: 'winner-reason' }, match.reason.message),
       standingsTable(match)),
+    payments(match),
     scoreChart(view),
     h('section', { class: 'panel actions' },
       h('button', { type: 'button', class: 'primary', onclick: () => { prepareRematch(match); go('#/new'); } },
