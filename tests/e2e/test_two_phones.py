@@ -96,13 +96,16 @@ def test_a_round_whose_answer_was_lost_is_sent_not_asked_about(phone: Any, serve
     version from before it, and its Idempotency-Key's first answer wins over the 412."""
     match, token = new_api_match(server)
     phone.open(f"#/m/{match}?t={token}")
+    # A worker still activating sends what waits in the outbox itself: the page sends its own
+    # round only once the worker is idle.
+    phone.wait_for_service_worker()
     page = phone.page
 
     def lose_the_answer(route: Any) -> None:
         route.fetch()  # the server stores the round ...
         route.fulfill(status=504, body="")  # ... and a proxy gives up on its answer
 
-    page.route("**/rounds", lose_the_answer, times=1)
+    phone.context.route("**/rounds", lose_the_answer, times=1)
     save_typed_round(page, (4, 3, 1), trump_zero=1)
     # The phone's word that it got no answer: the proxy had the server's by then. The round waits
     # to be sent again; the service worker may send it at once (background sync), or the reload

@@ -194,7 +194,6 @@ export async function sheetScreen(root, id) {
     await keyOnItsWay(id);
     const item = await enqueue({ matchId: id, body: entry, token: writeToken(id),
       version: Number(panel.dataset.version), round: Number(panel.dataset.round) });
-    requestSync();
     const outcomes = await replay().catch(() => []);
     const mine = outcomes.find((o) => o.item.seq === item.seq);
     const state = mine?.state
@@ -206,7 +205,7 @@ export async function sheetScreen(root, id) {
         go(`#/m/${encodeURIComponent(id)}/winner`);
         return;
       }
-      toast(t('sheet.saved', { n: mine?.data?.number ?? view.match.rounds.length + 1 }));
+      toast(t('sheet.saved', { n: mine?.data?.number ?? item.round }));
       await refresh();
       await drawForm();
       window.scrollTo(0, 0);
@@ -226,6 +225,9 @@ export async function sheetScreen(root, id) {
         showErrors(panel, problem.errors, problem.detail);
       }
     } else {
+      // Only a round the page could not send is left to the service worker: asked at once, its
+      // background sync would race the page's own send, whose answer the page shows.
+      requestSync();
       toast(t('sheet.saved_offline'));
       await drawWaiting();
       drawForm();
