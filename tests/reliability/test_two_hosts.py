@@ -12,6 +12,9 @@ stale means seconds.
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -21,6 +24,7 @@ import httpx
 import pytest
 
 from api.db.engine import asyncpg_dsn
+from api.server import schema
 from bench.harness import Server, scratch_database
 from bench.stall import PLAYED_ROUNDS, backup_body
 from tests.conftest import next_change
@@ -153,3 +157,19 @@ async def test_an_import_whose_host_was_killed_is_swept_by_the_other_once_its_le
     finally:
         await b.stop()
         await a.stop()
+
+
+async def test_hosts_started_at_once_migrate_the_database_once(
+        database: str, tmp_path: Path) -> None:
+    """Every ``serve`` migrates the database at its start (as ``tafelrunde db upgrade``
+    does); hosts started together, on a new database or after an update, must not trip over
+    each other's migration."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TAFELRUNDE_")}
+    env["TAFELRUNDE_DATABASE_URL"] = database
+    hosts = [await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "api.server.cli", "db", "upgrade", cwd=tmp_path, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT) for _host in range(3)]
+    said = await asyncio.wait_for(asyncio.gather(*(host.communicate() for host in hosts)),
+                                  PATIENCE)
+    assert [host.returncode for host in hosts] == [0, 0, 0], said
+    assert await asyncio.to_thread(schema.check, database) is None
