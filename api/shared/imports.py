@@ -153,6 +153,23 @@ def holder_name() -> str:
         -IMPORT_HOLDER_LENGTH:]
 
 
+def died_here(holder: str) -> bool:
+    """Whether ``holder`` (:func:`holder_name`) is a process of this host that is gone: its
+    lease is abandoned whatever its heartbeat says (``serve`` restarted after a crash sweeps
+    its own import at once instead of a lease later). A process id in use again, or a host
+    name two machines share, only makes it look alive: the lease then goes stale as any."""
+    host, said, pid, _random = ([""] * 4 + holder.rsplit(" ", 3))[-4:]
+    if host != socket.gethostname() or said != "pid" or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # someone else's process
+        return False
+    return False
+
+
 class Lease:
     """One import's (or one sweep's) hold on what is hidden under ``kind`` and ``key``."""
 
@@ -173,12 +190,14 @@ class Lease:
 
     @classmethod
     async def claim(cls, database: Database, kind: str, key: str,
-                    seconds: float = LEASE_SECONDS) -> Lease | None:
+                    seconds: float = LEASE_SECONDS, *, abandoned: bool = False) -> Lease | None:
         """The lease of ``key``, taken over if it is stale (and kept alive from now on); None
-        if its holder is alive, or another process claimed it first."""
+        if its holder is alive, or another process claimed it first. ``abandoned``: its holder
+        is known to be gone (:func:`died_here`), its heartbeat's age does not matter."""
         lease = cls(database, kind, key, seconds)
         async with database.write() as statements:
-            claimed = await statements.one(_CLAIM, {**lease._named, "stale_seconds": seconds})
+            claimed = await statements.one(_CLAIM, {**lease._named,
+                                                    "stale_seconds": 0 if abandoned else seconds})
         if claimed is None:
             return None
         lease._beat_from_now()
@@ -277,29 +296,40 @@ class Turns:
             await self._lease.stop()
 
 
-Candidates = Sequence[tuple[str, bool | None]]
-"""Keys of hidden imports, each with whether its lease is stale (None: it has none)."""
+NO_LEASE, STALE, GONE = "no lease", "stale", "holder gone"
+Candidates = Sequence[tuple[str, str]]
+"""Keys of hidden imports, each with why nobody holds it: :data:`NO_LEASE` (an import from
+before leases), :data:`STALE` (no heartbeat for a lease), :data:`GONE` (its process, on this
+host, is gone: :func:`died_here`)."""
 
 
 def with_leases(kind: str, hidden: FromClause,
-                key: ColumnElement[str]) -> Select[str, bool, bool]:
-    """Each hidden key of ``hidden`` (its column ``key``) with whether the lease of ``kind`` on
-    it is stale (None: no lease), in one statement (``stale_seconds`` its parameter): a key
-    whose lease is missing in the same snapshot as its rows was left by an import from before
-    leases (an import takes its lease in the transaction of its first rows and gives it back
-    in that of its last)."""
+                key: ColumnElement[str]) -> Select[str, str | None, bool]:
+    """Each hidden key of ``hidden`` (its column ``key``) with the holder of the lease of
+    ``kind`` on it (None: no lease) and whether it is stale, in one statement
+    (``stale_seconds`` its parameter): a key whose lease is missing in the same snapshot as
+    its rows was left by an import from before leases (an import takes its lease in the
+    transaction of its first rows and gives it back in that of its last)."""
     stale = LEASES.c.heartbeat_at < _STALE_BEFORE
-    return select(key, LEASES.c.key.is_not(None), stale).select_from(hidden.outerjoin(
+    return select(key, LEASES.c.holder, stale).select_from(hidden.outerjoin(
         LEASES, and_(LEASES.c.kind == kind, LEASES.c.key == key)))
 
 
-async def candidates(database: Database, statement: Select[str, bool, bool],
+async def candidates(database: Database, statement: Select[str, str | None, bool],
                      seconds: float) -> Candidates:
-    """The rows of a :func:`with_leases` statement, live leases left out."""
+    """The rows of a :func:`with_leases` statement, live leases left out (but those of
+    processes of this host that are gone, :func:`died_here`, which count as stale)."""
     async with database.sessions() as session:
         rows = (await session.execute(statement, {"stale_seconds": seconds})).all()
-    return [(key, bool(stale) if leased else None) for key, leased, stale in rows
-            if not leased or stale]
+    found: list[tuple[str, str]] = []
+    for key, holder, stale in rows:
+        if holder is None:
+            found.append((key, NO_LEASE))
+        elif stale:
+            found.append((key, STALE))
+        elif died_here(holder):
+            found.append((key, GONE))
+    return found
 
 
 async def stale_leases(database: Database, kind: str, seconds: float) -> Candidates:
@@ -308,21 +338,21 @@ async def stale_leases(database: Database, kind: str, seconds: float) -> Candida
     async with database.sessions() as session:
         keys = (await session.execute(_STALE, {"lease_kind": kind,
                                                 "stale_seconds": seconds})).scalars()
-        return [(key, True) for key in keys]
+        return [(key, STALE) for key in keys]
 
 
 async def sweep(database: Database, kind: str, found: Candidates, seconds: float,
                 remove: Callable[[str], Awaitable[None]]) -> int:
     """Remove with ``remove`` each import of ``found`` that nobody holds: one without a lease at
-    once, one with a stale lease once this process has claimed it (held while it removes, given
-    back after); how many were removed."""
+    once, one with a stale (or abandoned) lease once this process has claimed it (held while it
+    removes, given back after); how many were removed."""
     removed = 0
-    for key, stale in found:
-        if stale is None:
+    for key, why in found:
+        if why == NO_LEASE:
             await remove(key)
             removed += 1
             continue
-        lease = await Lease.claim(database, kind, key, seconds)
+        lease = await Lease.claim(database, kind, key, seconds, abandoned=why == GONE)
         if lease is None:
             continue
         try:
