@@ -1,7 +1,10 @@
 """The Litestar application: routes, problem details, OpenAPI, the PWA, headers and lifespan."""
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Any
 
 from litestar import Litestar, get
@@ -15,6 +18,7 @@ from litestar.types import Message, Scope
 from sqlalchemy import text
 
 from api import openapi
+from api.clubs import backup as club_backup
 from api.clubs.controllers import ClubController
 from api.clubs.owner import ClubMatches, ClubTournaments
 from api.clubs.reads import ClubAnswers
@@ -43,8 +47,10 @@ from api.matches.owners import Owners
 from api.server.app_files import pwa_routes
 from api.server.offload import Offload
 from api.server.settings import Settings
+from api.shared.imports import keep_sweeping
 from api.shared.live import create_broker
 from api.shared.qr import qr_code
+from api.tournaments import backup as tournament_backup
 from api.tournaments.access import TableOwner
 from api.tournaments.controllers import TournamentController
 from api.tournaments.hosts import TournamentHost
@@ -110,6 +116,17 @@ def tournament_host() -> TournamentHost:
     return ClubTournaments()
 
 
+async def abandoned_imports_swept(database: Database, lease_seconds: int) -> None:
+    """Sweep, every half lease while serving, the imports whose lease went stale: a process
+    that died mid-import (on this machine or another on the same PostgreSQL) leaves nothing
+    hidden for longer than a lease and a half, whether or not a server starts again
+    (:mod:`api.shared.imports`)."""
+    await keep_sweeping((
+        partial(tournament_backup.sweep_unfinished, database, lease_seconds, everything=False),
+        partial(club_backup.sweep_unfinished, database, lease_seconds, everything=False),
+    ), lease_seconds / 2)
+
+
 def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or Settings.from_env()
     database = Database(create_engine(settings.database_url, synchronous=settings.synchronous),
@@ -123,9 +140,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
     @asynccontextmanager
     async def lifespan(_app: Litestar) -> AsyncIterator[None]:
         await broker.start()
+        sweeping = asyncio.get_running_loop().create_task(abandoned_imports_swept(
+            database, settings.import_lease))
         try:
             yield
         finally:
+            sweeping.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeping
             await broker.stop()
             await offload.close()
             await imports.close()

@@ -2,13 +2,15 @@
 
 The database URL comes from ``config.attributes["database_url"]`` (set by ``tafelrunde db``) or
 ``TAFELRUNDE_DATABASE_URL``. On SQLite foreign keys are off while migrating (batch mode recreates
-tables) and the whole upgrade runs in one transaction, like on PostgreSQL.
+tables) and the whole upgrade runs in one transaction, like on PostgreSQL, where it holds an
+advisory lock (:data:`MIGRATING`) so that hosts started at once migrate one after the other.
 """
 
 import asyncio
 from typing import Any
 
 from alembic import context
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlmodel import SQLModel
 
@@ -33,9 +35,18 @@ def configure(**kwargs: Any) -> None:
     )
 
 
+MIGRATING = 0x7461666C  # any number, the same for every host: "tafl"
+"""The PostgreSQL advisory lock a migration holds for its transaction: several hosts started at
+once on one database (each ``serve`` migrates at its start) take turns; the first migrates, the
+others find the database at the revision they want and do nothing, where they would otherwise
+each try to create the same tables and all but one fail."""
+
+
 def run_on(connection: Connection) -> None:
     configure(connection=connection, transactional_ddl=True)
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATING})
         context.run_migrations()
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -59,8 +59,9 @@ from api.matches import stakes as match_stakes
 from api.matches.played import location_of
 from api.matches.service import AUDIT, MATCH_ID_BYTES, made_match, now, utc
 from api.matches.service import ROUNDS as MATCH_ROUNDS
+from api.shared import imports
 from api.shared.ids import new_id
-from api.shared.imports import HIDDEN, Turns
+from api.shared.imports import HIDDEN, Lease, Turns
 from api.tournaments.backup import PLAYERS, ROUNDS, TOURNAMENTS, rebuild, tournament_backup
 from api.tournaments.models import TournamentTableRow
 from api.tournaments.service import fold_problem, load_tournament
@@ -164,8 +165,10 @@ ROWS_PER_WRITE = 2_000
 """Rows stored per write transaction of an import: a few tens of milliseconds of SQLite's
 write lock on a small machine."""
 TOO_LARGE = _("A club's backup may be at most {limit} MiB.")
-INSERTS = {table: table.insert() for table in SQLModel.metadata.sorted_tables}
-"""Every table's insert, in the order tables refer to each other."""
+INSERTS = {table: table.insert() for table in SQLModel.metadata.sorted_tables
+           if table is not imports.LEASES}
+"""Every table's insert, in the order tables refer to each other (but the imports' leases,
+which belong to no club)."""
 OWNERS: dict[Table, ColumnElement[Any]] = {
     table: table.c.club_id if "club_id" in table.c else
     table.c.match_id if "match_id" in table.c and table is not MATCHES else
@@ -177,16 +180,15 @@ match's rounds and audit), its tournament's (the tournament's players, rounds an
 FORGET = {table: table.delete().where(column == bindparam("owner_key"))
           for table, column in OWNERS.items()}
 REVEAL = ledger.UPDATE_CLUB.where(ledger.CLUBS.c.token_hash == HIDDEN)
-LEFT_BEHIND = timedelta(days=1)
-"""A club still hidden this long after its import began was left by a process that died while
-importing it (a failed write removes its own rows at once): the next import sweeps it away
-(``serve`` sweeps every hidden club before it serves)."""
-_LEFT = select(ledger.CLUBS.c.id).where(ledger.CLUBS.c.token_hash == HIDDEN,
-                                        ledger.CLUBS.c.created_at < bindparam("before"))
-_LEFT_MATCHES = select(ledger.CLUB_MATCHES.c.match_id).where(
-    ledger.CLUB_MATCHES.c.club_id.in_(_LEFT.scalar_subquery()))
-_LEFT_TOURNAMENTS = select(links.TOURNAMENTS.c.tournament_id).where(
-    links.TOURNAMENTS.c.club_id.in_(_LEFT.scalar_subquery()))
+IMPORT = "club"
+"""The kind of a club import's lease (:class:`api.shared.imports.Lease`), whose key is the
+club's id."""
+_HIDDEN_CLUBS = select(ledger.CLUBS.c.id).where(ledger.CLUBS.c.token_hash == HIDDEN)
+_STILL_HIDDEN = _HIDDEN_CLUBS.where(ledger.CLUBS.c.id.in_(bindparam("clubs", expanding=True)))
+_THEIR_MATCHES = select(ledger.CLUB_MATCHES.c.match_id).where(
+    ledger.CLUB_MATCHES.c.club_id.in_(bindparam("clubs", expanding=True)))
+_THEIR_TOURNAMENTS = select(links.TOURNAMENTS.c.tournament_id).where(
+    links.TOURNAMENTS.c.club_id.in_(bindparam("clubs", expanding=True)))
 
 Rows = list[tuple[Table, dict[str, Any]]]
 """Rows to store, each after the rows it refers to."""
@@ -405,7 +407,8 @@ def _plan(body: s.ClubBackup) -> _Planned:
     return _Planned(club_id, tokens, rows)
 
 
-async def import_club(database: Database, body: bytes) -> tuple[str, bytes]:
+async def import_club(database: Database, body: bytes,
+                      lease_seconds: float = imports.LEASE_SECONDS) -> tuple[str, bytes]:
     """``POST /clubs/import``: the backup in ``body`` stored as a new club; its id and the
     answer (a :class:`api.clubs.schemas.CreatedClub`) as JSON.
 
@@ -416,11 +419,12 @@ async def import_club(database: Database, body: bytes) -> tuple[str, bytes]:
     :func:`api.clubs.service.load_club`), and nobody holds a token of its matches or
     tournaments. When a write fails, what was written is removed again. The caller runs this in
     the helper process for a big body (:mod:`api.server.offload`): decoding, checking and rating it
-    are seconds of work.
+    are seconds of work. Its lease (:class:`api.shared.imports.Lease`, renewed every
+    ``lease_seconds`` / 6) tells every server process on the database that it is alive, until
+    the last write gives it back.
     """
     planned = _plan(decode_body(body, s.ClubBackup))
-    turns = Turns(database)
-    await forget(turns, await _left_behind(database, now() - LEFT_BEHIND))
+    turns = Turns(database, Lease(database, IMPORT, planned.club_id, lease_seconds))
     written: Rows = []
     try:
         for start in range(0, len(planned.rows), ROWS_PER_WRITE):
@@ -428,11 +432,15 @@ async def import_club(database: Database, body: bytes) -> tuple[str, bytes]:
             async with turns.write() as statements:
                 await _store(statements, part)
             written += part
-        async with turns.write() as statements:
+        async with turns.last() as statements:
             await _reveal(statements, planned)
     except BaseException:
+        turns.undoing()
         await forget(turns, owners(written))
+        await turns.undone()
         raise
+    finally:
+        await turns.stop()
     async with database.sessions() as session:
         view = await club_view(session, await load_club(session, planned.club_id))
     return planned.club_id, msgspec.json.encode(s.CreatedClub(
@@ -440,24 +448,36 @@ async def import_club(database: Database, body: bytes) -> tuple[str, bytes]:
         view_token=planned.tokens.view))
 
 
-async def sweep_unfinished(database: Database) -> int:
+async def sweep_unfinished(database: Database, lease_seconds: float = imports.LEASE_SECONDS,
+                           *, everything: bool = True) -> int:
     """Remove every club an import left hidden (the server or its helper process killed
-    mid-import); how many there were. ``tafelrunde serve`` runs this before it serves, when no
-    import can be under way, as it does :func:`api.tournaments.backup.sweep_unfinished`."""
-    left = await _left_behind(database, now())
-    await forget(Turns(database), left)
-    return len(left.get(ledger.CLUBS, ()))
+    mid-import) that nobody holds: no lease, or one without a heartbeat for ``lease_seconds``
+    (:func:`api.shared.imports.sweep`); how many there were. ``everything`` as
+    :func:`api.tournaments.backup.sweep_unfinished` has it: ``tafelrunde serve`` looks at every
+    hidden club before it serves, a serving process every little while at stale leases."""
+    if everything:
+        hidden = _HIDDEN_CLUBS.subquery()
+        found = await imports.candidates(
+            database, imports.with_leases(IMPORT, hidden, hidden.c.id), lease_seconds)
+    else:
+        found = await imports.stale_leases(database, IMPORT, lease_seconds)
+
+    async def remove(club_id: str) -> None:
+        await forget(Turns(database), await _left_behind(database, [club_id]))
+
+    return await imports.sweep(database, IMPORT, found, lease_seconds, remove)
 
 
-async def _left_behind(database: Database, since: datetime) -> dict[Table, set[Any]]:
-    """What club imports begun before ``since`` left hidden, as :func:`owners` says it."""
-    before = {"before": since}
+async def _left_behind(database: Database, club_ids: list[str]) -> dict[Table, set[Any]]:
+    """What imports left of the clubs ``club_ids`` that are still hidden, as :func:`owners`
+    says it (a club revealed meanwhile is not touched)."""
     async with database.sessions() as session:
-        clubs = set((await session.execute(_LEFT, before)).scalars())
+        clubs = set((await session.execute(_STILL_HIDDEN, {"clubs": club_ids})).scalars())
         if not clubs:
             return {}
-        matches = set((await session.execute(_LEFT_MATCHES, before)).scalars())
-        tournaments = set((await session.execute(_LEFT_TOURNAMENTS, before)).scalars())
+        their = {"clubs": sorted(clubs)}
+        matches = set((await session.execute(_THEIR_MATCHES, their)).scalars())
+        tournaments = set((await session.execute(_THEIR_TOURNAMENTS, their)).scalars())
     return {table: clubs if table is ledger.CLUBS or column.name == "club_id" else
             matches if table is MATCHES or column.name == "match_id" else tournaments
             for table, column in OWNERS.items()}

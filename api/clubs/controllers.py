@@ -107,9 +107,11 @@ class ClubController(Controller):
                     limit=MAX_BACKUP_BYTES >> 20)) from None
             raise
         if len(body) > club_backup.BIG_BACKUP_BYTES:
-            club_id, created = await state.imports.run(club_backup.import_club, body)
+            club_id, created = await state.imports.run(
+                club_backup.import_club, body, state.settings.import_lease)
         else:
-            club_id, created = await club_backup.import_club(state.database, body)
+            club_id, created = await club_backup.import_club(
+                state.database, body, state.settings.import_lease)
         return Response(created, status_code=201, media_type=MediaType.JSON,
                         headers={"Location": f"{self.path}/{club_id}"})
 

@@ -95,3 +95,22 @@ class IdempotencyRow(SQLModel, table=True):
     status: int = Field(sa_type=Integer)
     body: Any = Field(sa_type=JSON)
 
+
+
+IMPORT_KIND_LENGTH = 16
+IMPORT_KEY_LENGTH = 32
+IMPORT_HOLDER_LENGTH = 128
+
+
+class ImportLeaseRow(SQLModel, table=True):
+    """An import under way (:mod:`api.shared.imports`): what it hides (its kind and the key its
+    rows are hidden under), the process that writes it, and when that process last said it
+    still does, by the database's clock. A sweep removes only what no live lease covers."""
+
+    __tablename__ = "import_lease"
+
+    kind: str = Field(primary_key=True, sa_type=String(IMPORT_KIND_LENGTH))
+    key: str = Field(primary_key=True, sa_type=String(IMPORT_KEY_LENGTH))
+    holder: str = Field(sa_type=String(IMPORT_HOLDER_LENGTH))
+    started_at: datetime = Field(sa_type=DateTime(timezone=True))
+    heartbeat_at: datetime = Field(sa_type=DateTime(timezone=True))

@@ -22,7 +22,12 @@ The client address is the connection's, unless the connection comes from a proxy
 client writes into the header itself are never believed. See :func:`trusted_proxy_headers`.
 
 Decisions: counts live in the process's memory (each server process counts for itself, a
-restart forgets, at most ``MAX_KEYS`` address and target pairs are remembered).
+restart forgets, at most ``MAX_KEYS`` address and target pairs are remembered). Several hosts
+behind a load balancer therefore each allow the limit: a client whose requests are spread over
+N server processes gets up to N times the limit before all of them answer 429. That was chosen
+over counting in the shared database, which would make every refused request a write there
+on every host, so that a flood of wrong tokens became database load; the tokens' 192 bits are
+what keeps them secret either way (README, *Several hosts on one PostgreSQL*).
 """
 
 from __future__ import annotations

@@ -43,9 +43,11 @@ RUNNING = re.compile(r"Tafelrunde is running at (?P<base>http://\S+:(?P<port>\d+
 """The line ``serve`` prints once it listens; scripts that start a server read its port here."""
 
 
-def sweep(database_url: str) -> None:
-    """Remove what imports a crash left unfinished (:func:`api.tournaments.backup.
-    sweep_unfinished`, :func:`api.clubs.backup.sweep_unfinished`), saying so on stderr."""
+def sweep(database_url: str, lease_seconds: float) -> None:
+    """Remove what imports a crash left unfinished and nobody holds any more
+    (:func:`api.tournaments.backup.sweep_unfinished`, :func:`api.clubs.backup.
+    sweep_unfinished`: an import another server process is writing keeps its lease alive),
+    saying so on stderr."""
     from api.clubs.backup import sweep_unfinished as sweep_clubs
     from api.db.database import Database
     from api.db.engine import create_engine
@@ -54,7 +56,8 @@ def sweep(database_url: str) -> None:
     async def run() -> tuple[int, int]:
         database = Database(create_engine(database_url))
         try:
-            return await sweep_unfinished(database), await sweep_clubs(database)
+            return (await sweep_unfinished(database, lease_seconds),
+                    await sweep_clubs(database, lease_seconds))
         finally:
             await database.close()
 
@@ -198,7 +201,7 @@ def serve(settings: Settings) -> int:
     with listener:
         reach(settings.database_url)
         upgrade(settings.database_url)
-        sweep(settings.database_url)
+        sweep(settings.database_url, settings.import_lease)
         allow_connections(settings.max_connections)
         if settings.workers > 1:
             app = partial(worker_app, settings, os.getpid())

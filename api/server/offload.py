@@ -105,7 +105,8 @@ def _open(database_url: str, synchronous: str, app_process: int) -> None:
     """The helper's event loop and database. The helper dies with its app's process
     (:func:`api.server.lifeline.die_with`): an import left running would go on writing while a new
     server starts and sweeps what it takes for a crash's remains. SIGKILL, as a crash: what
-    the job was writing stays hidden, for the next start's sweep
+    the job was writing stays hidden under its import's lease, which nobody renews any more,
+    for the next start's sweep or any server's once the lease is stale
     (:func:`api.tournaments.backup.sweep_unfinished`)."""
     global _helper
     lifeline.die_with(app_process, signal.SIGKILL)

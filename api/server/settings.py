@@ -30,6 +30,9 @@ Decisions:
   come through one router's public address (NAT) still fits, about 60 phones each with its
   event stream and a browser's few request connections; one address cannot take them all.
   Trusted proxies are not capped per address.
+* An import under way renews its lease every 5 s; 30 s without a heartbeat and any server
+  process on the database sweeps it (``api.shared.imports``): far above a heartbeat delayed by
+  a busy machine or database, short enough that a crashed host's half-import is gone soon.
 * One worker process by default; ``--workers N`` needs PostgreSQL (refused on SQLite, exit
   status 2, before the database is touched).
 """
@@ -218,6 +221,10 @@ class Settings:
         256, whole("a whole number of connections", 1),
         "open connections per client address and server process; a further one is closed at "
         "once (trusted proxies are not capped)", option="--max-connections-per-address")
+    import_lease: int = setting(
+        30, whole("a whole number of seconds", 1, 3600),
+        "seconds without a heartbeat after which an import under way counts as abandoned and "
+        "is swept (the same on every server process of a database)")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None,

@@ -36,8 +36,9 @@ from api.matches.service import (
     now,
 )
 from api.matches.service import ROUNDS as MATCH_ROUNDS
+from api.shared import imports
 from api.shared.ids import new_id
-from api.shared.imports import HIDDEN, Turns
+from api.shared.imports import HIDDEN, Lease, Turns
 from api.tournaments import schemas as s
 from api.tournaments.access import ORGANISER, require_organiser, table_tokens
 from api.tournaments.models import (
@@ -307,7 +308,13 @@ def _columns(row: SQLModel) -> dict[str, Any]:
     return row.model_dump()
 
 
-async def import_tournament(database: Database, body: bytes) -> tuple[str, bytes]:
+IMPORT = "tournament"
+"""The kind of a tournament import's lease (:class:`api.shared.imports.Lease`), whose key is
+the hidden id."""
+
+
+async def import_tournament(database: Database, body: bytes,
+                            lease_seconds: float = imports.LEASE_SECONDS) -> tuple[str, bytes]:
     """``POST /tournaments/import``: the backup in ``body`` stored as a new tournament; its id
     and the answer (a :class:`api.tournaments.schemas.CreatedTournament`) as JSON.
 
@@ -316,11 +323,14 @@ async def import_tournament(database: Database, body: bytes) -> tuple[str, bytes
     last one, which gives the tournament its id: nobody sees it half imported. When a write
     fails, what was written is removed again. The caller runs this in the helper process for a
     big body (:mod:`api.server.offload`): decoding, checking and folding it are seconds of work.
+    Its lease (:class:`api.shared.imports.Lease`, renewed every ``lease_seconds`` / 6) tells
+    every server process on the database that it is alive, until the last write gives it
+    back.
     """
     rebuilt = rebuild(decode_body(body, s.Backup))
-    turns = Turns(database)
     tournament_id = rebuilt.row.id
     hidden = HIDDEN + tournament_id
+    turns = Turns(database, Lease(database, IMPORT, hidden, lease_seconds))
     written: list[str] = []
     try:
         first = {**_columns(rebuilt.row), "id": hidden}
@@ -338,11 +348,15 @@ async def import_tournament(database: Database, body: bytes) -> tuple[str, bytes
                 await insert_tables(statements, [_columns(t) for t in rebuilt.tables[part]],
                                     rebuilt.matches[part], hidden)
             written += [t.match_id for t in rebuilt.tables[part]]
-        async with turns.write() as statements:
+        async with turns.last() as statements:
             await _reveal(statements, hidden, tournament_id)
     except BaseException:
+        turns.undoing()
         await _forget(turns, hidden, written)
+        await turns.undone()
         raise
+    finally:
+        await turns.stop()
     return tournament_id, msgspec.json.encode(rebuilt.restored.created)
 
 
@@ -365,27 +379,37 @@ async def _forget(turns: Turns, hidden: str, match_ids: list[str]) -> None:
                 await statements.run(statement, ids)
 
 
-async def sweep_unfinished(database: Database) -> int:
+async def sweep_unfinished(database: Database, lease_seconds: float = imports.LEASE_SECONDS,
+                           *, everything: bool = True) -> int:
     """Remove what imports left that never finished (the server or its helper process killed
-    mid-import: :func:`_forget` never ran); how many tournaments there were.
+    mid-import: :func:`_forget` never ran) and nobody holds: no lease, or one without a
+    heartbeat for ``lease_seconds`` (:func:`api.shared.imports.sweep`); how many tournaments
+    there were.
 
-    ``tafelrunde serve`` runs this before it serves, when no import of the server can be under
-    way (and an import of another server on the same database would be removed too: run one
-    ``serve`` per database, with ``--workers`` for more processes). A part of the tables at a
-    time, each with its matches, so that a sweep stopped in turn leaves nothing the next one
-    cannot find."""
-    async with database.sessions() as session:
-        hidden = list((await session.execute(_HIDDEN_TOURNAMENTS)).scalars())
-    for tournament in hidden:
-        ids: list[dict[str, Any]] = [{}]
-        while ids:
-            async with database.write() as statements:
-                ids = [{"forgotten_id": row[0]} for row in await statements.all(
-                    _HIDDEN_TABLES, {"hidden_id": tournament})]
-                if ids:
-                    for statement in _SWEEP_TABLES:
-                        await statements.run(statement, ids)
+    ``everything``: every hidden tournament (``tafelrunde serve`` before it serves: imports
+    from before leases too); else only those with a stale lease (a server's sweep while it
+    serves, which reads the small lease table only). An import of another server on the
+    same database, alive, is left alone. A part of the tables at a time, each with its
+    matches, so that a sweep stopped in turn leaves nothing the next one cannot find."""
+    if everything:
+        hidden = _HIDDEN_TOURNAMENTS.subquery()
+        found = await imports.candidates(
+            database, imports.with_leases(IMPORT, hidden, hidden.c.id), lease_seconds)
+    else:
+        found = await imports.stale_leases(database, IMPORT, lease_seconds)
+    return await imports.sweep(database, IMPORT, found, lease_seconds,
+                               lambda tournament: _sweep_one(database, tournament))
+
+
+async def _sweep_one(database: Database, tournament: str) -> None:
+    ids: list[dict[str, Any]] = [{}]
+    while ids:
         async with database.write() as statements:
-            for statement in _FORGET:
-                await statements.run(statement, {"hidden_id": tournament})
-    return len(hidden)
+            ids = [{"forgotten_id": row[0]} for row in await statements.all(
+                _HIDDEN_TABLES, {"hidden_id": tournament})]
+            if ids:
+                for statement in _SWEEP_TABLES:
+                    await statements.run(statement, ids)
+    async with database.write() as statements:
+        for statement in _FORGET:
+            await statements.run(statement, {"hidden_id": tournament})

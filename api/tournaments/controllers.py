@@ -89,9 +89,11 @@ class TournamentController(Controller):
         :func:`api.tournaments.backup.import_tournament` for how it is stored."""
         body = await json_body(request)
         if len(body) > backup.BIG_BACKUP_BYTES:
-            tournament_id, created = await state.imports.run(backup.import_tournament, body)
+            tournament_id, created = await state.imports.run(
+                backup.import_tournament, body, state.settings.import_lease)
         else:
-            tournament_id, created = await backup.import_tournament(state.database, body)
+            tournament_id, created = await backup.import_tournament(
+                state.database, body, state.settings.import_lease)
         return Response(created, status_code=201, media_type=MediaType.JSON,
                         headers={"Location": f"{self.path}/{tournament_id}"})
 

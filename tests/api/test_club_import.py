@@ -3,7 +3,7 @@ nobody sees until the last, nothing left behind when one fails, and a limit said
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -16,7 +16,7 @@ from api.db.database import Database
 from api.db.engine import create_engine
 from api.db.statements import Statements
 from api.server.settings import Settings
-from api.shared.imports import HIDDEN
+from api.shared.imports import HIDDEN, LEASES
 from tests.api.clubs import CLUBS, Club
 from tests.api.test_club_exports import eventful_club, everything_counted
 from tests.conftest import problem
@@ -70,10 +70,12 @@ async def test_an_import_is_invisible_until_its_last_write_and_leaves_nothing_wh
     assert await stored(settings.database_url) == before
 
 
-async def test_an_importing_club_answers_nobody_and_one_left_behind_is_swept(
+async def test_an_importing_club_answers_nobody_and_one_abandoned_is_swept(
         client: Client, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
     """While its rows are being stored a club is not there, even for its own token; what an
-    import left when its process died is swept away by the next import."""
+    import left when its process died is swept once its lease is stale, by a serving process
+    or by ``serve`` at its start, never while the lease is alive (another server process on
+    the database may be writing it)."""
     club = await eventful_club(client)
     saved = (await client.get(f"{club.url}/backup", headers=club.auth)).json()
     before = await stored(settings.database_url)
@@ -85,40 +87,58 @@ async def test_an_importing_club_answers_nobody_and_one_left_behind_is_swept(
         raise OSError("the process dies before the reveal")
 
     monkeypatch.setattr(club_backup, "_reveal", dies)
-    monkeypatch.setattr(club_backup, "forget", _keep)
+    monkeypatch.setattr(club_backup, "forget", _dead)
     assert (await client.post(f"{CLUBS}/import", json=saved)).status_code == 500
     problem(await client.get(f"{CLUBS}/{hidden[0]}", headers=club.auth), 404)
     problem(await client.post("/api/v1/matches", headers=club.auth, json={
         "game": "tschau-sepp", "players": ["Ann", "Bea"], "options": {"games": 1},
         "club": hidden[0]}), 422)
     left = await stored(settings.database_url)
+    assert left.pop("import_lease") == 1, "the dead import's lease is still there"
     two_imports = {table: before.get(table, 0) + 2 * (count - before.get(table, 0))
                    for table, count in left.items()}
 
     monkeypatch.setattr(club_backup, "_reveal", reveal)
     monkeypatch.setattr(club_backup, "forget", forget)
     assert (await client.post(f"{CLUBS}/import", json=saved)).status_code == 201
-    assert await stored(settings.database_url) == two_imports, "nothing is swept too early"
-    monkeypatch.setattr(club_backup, "LEFT_BEHIND", timedelta(0))
-    assert (await client.post(f"{CLUBS}/import", json=saved)).status_code == 201
-    assert await stored(settings.database_url) == two_imports, "the one left behind is gone"
-    assert (await client.get(f"{CLUBS}/{hidden[0]}", headers=club.auth)).status_code == 404
-
-    # serve sweeps every hidden club before it serves, however young.
-    monkeypatch.setattr(club_backup, "_reveal", dies)
-    monkeypatch.setattr(club_backup, "forget", _keep)
-    assert (await client.post(f"{CLUBS}/import", json=saved)).status_code == 500
-    monkeypatch.setattr(club_backup, "forget", forget)
     database = Database(create_engine(settings.database_url))
     try:
+        for everything in (False, True):  # the lease is alive: neither sweep touches it
+            assert await club_backup.sweep_unfinished(database, everything=everything) == 0
+        assert await stored(settings.database_url) == {**two_imports, "import_lease": 1}
+        await age_leases(settings.database_url)
+        assert await club_backup.sweep_unfinished(database, everything=False) == 1
+        assert await stored(settings.database_url) == left, "the abandoned one is gone"
+        assert (await client.get(f"{CLUBS}/{hidden[0]}", headers=club.auth)).status_code == 404
+
+        # An import hidden before leases existed has none: serve sweeps it at its start.
+        monkeypatch.setattr(club_backup, "_reveal", dies)
+        monkeypatch.setattr(club_backup, "forget", _dead)
+        assert (await client.post(f"{CLUBS}/import", json=saved)).status_code == 500
+        await age_leases(settings.database_url, remove=True)
+        monkeypatch.setattr(club_backup, "forget", forget)
+        assert await club_backup.sweep_unfinished(database, everything=False) == 0
         assert await club_backup.sweep_unfinished(database) == 1
     finally:
         await database.close()
-    assert await stored(settings.database_url) == two_imports
+    assert await stored(settings.database_url) == left
 
 
-async def _keep(*_args: Any) -> None:
-    """Leave what a failed import wrote, to look at it."""
+async def age_leases(database_url: str, *, remove: bool = False) -> None:
+    """Every import's lease without a heartbeat for an hour (as if its process had died then),
+    or gone (as an import from before leases has none)."""
+    engine = create_engine(database_url)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(LEASES.delete() if remove else LEASES.update().values(
+                heartbeat_at=datetime.now(UTC) - timedelta(hours=1)))
+    finally:
+        await engine.dispose()
+
+
+async def _dead(*_args: Any) -> None:
+    """The process died: nothing removes what the import wrote, nor gives back its lease."""
+    raise OSError("the process is gone")
 
 
 @pytest.mark.parametrize(("language", "words"), [
