@@ -4,7 +4,7 @@ sweep only the imports whose process died. Imports hidden before this revision h
 and are swept as before. Downgrade drops the table.
 
 Revision ID: 0013
-Revises: 0008
+Revises: 0010
 Create Date: 2026-12-05
 """
 
