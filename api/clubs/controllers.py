@@ -26,6 +26,7 @@ from api.edge.problems import (
     Forbidden,
     NotFound,
     Unauthorized,
+    Unavailable,
     Unprocessable,
     documented,
 )
@@ -90,8 +91,8 @@ class ClubController(Controller):
                         headers={"Location": f"{self.path}/{created.id}"})
 
     @post("/import", operation_id="importClub", status_code=201,
-          raises=[BadRequest, Unprocessable], request_max_body_size=MAX_BACKUP_BYTES,
-          responses=documented(BadRequest, ContentTooLarge, Unprocessable))
+          raises=[BadRequest, Unprocessable, Unavailable], request_max_body_size=MAX_BACKUP_BYTES,
+          responses=documented(BadRequest, ContentTooLarge, Unprocessable, Unavailable))
     async def import_(self, request: Request[Any, Any, Any],
                       state: State) -> Response[s.CreatedClub]:
         """Rebuild a club from its backup, with new ids and tokens: the same members, matches,

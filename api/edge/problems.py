@@ -120,6 +120,10 @@ class Unprocessable(Problem):
     status_code = 422
 
 
+class Unavailable(Problem):
+    status_code = 503
+
+
 NO_SUCH_GAME = _("There is no such game.")
 
 

@@ -66,6 +66,8 @@ from sqlmodel import SQLModel
 from api.db.database import Database
 from api.db.models import IMPORT_HOLDER_LENGTH, ImportLeaseRow
 from api.db.statements import Statements
+from api.edge.problems import Unavailable
+from api.i18n import _
 
 SQLITE_TURN = 0.12
 """The pause between two writes of an import on SQLite, longer than the longest sleep of SQLite's
@@ -87,9 +89,14 @@ logger = logging.getLogger(__name__)
 LEASES: Table = SQLModel.metadata.tables[ImportLeaseRow.__tablename__]
 
 
-class LeaseLost(Exception):
+class LeaseLost(Unavailable):
     """Another process claimed this import's lease as stale and sweeps its rows: the import
-    stops writing, removes what it wrote and fails."""
+    stops writing, removes what it wrote and fails, answered 503 in the sender's words (the
+    server stalled longer than a lease; nothing of it stays, so sending it again is safe)."""
+
+    def __init__(self) -> None:
+        super().__init__(_("The import stalled and another server process took it over to "
+                           "clean up: nothing of it was kept. Send it again."))
 
 
 class _DatabaseNow(FunctionElement[datetime]):
@@ -230,7 +237,7 @@ class Lease:
         :class:`LeaseLost`, and the transaction rolled back, if it is not held any more."""
         if await statements.one(_GIVE_BACK, self._named) is None:
             self.lost = True
-            raise LeaseLost(self._named["lease_key"])
+            raise LeaseLost
 
     async def release(self) -> None:
         """Give the lease back on its own, if it is still held (what it covered is gone)."""
@@ -263,7 +270,7 @@ class Turns:
         if not self._first:
             await asyncio.sleep(self._turn)  # on PostgreSQL too: the loop's other work goes on
         if self._storing and self._lease is not None and self._lease.lost:
-            raise LeaseLost("the import's lease was claimed as stale")
+            raise LeaseLost
         first, self._first = self._first, False
         async with self._database.write(poll=LOCK_POLL) as statements:
             if first and self._lease is not None:

@@ -16,6 +16,7 @@ from api.edge.problems import (
     Forbidden,
     NotFound,
     Unauthorized,
+    Unavailable,
     Unprocessable,
     documented,
 )
@@ -79,8 +80,8 @@ class TournamentController(Controller):
         return Response(created, status_code=201, headers={"Location": f"{self.path}/{created.id}"})
 
     @post("/import", operation_id="importTournament", status_code=201,
-          raises=[BadRequest, Unprocessable], request_max_body_size=MAX_BACKUP_BYTES,
-          responses=documented(BadRequest, ContentTooLarge, Unprocessable))
+          raises=[BadRequest, Unprocessable, Unavailable], request_max_body_size=MAX_BACKUP_BYTES,
+          responses=documented(BadRequest, ContentTooLarge, Unprocessable, Unavailable))
     async def import_(self, request: Request[Any, Any, Any],
                       state: State) -> Response[s.CreatedTournament]:
         """Rebuild a tournament from its backup, with new ids and tokens.
