@@ -89,3 +89,91 @@ def test_the_saved_toast_covers_no_field_of_the_round_that_opens(phone: Any, ser
       return ({UNDER_TOAST})();
     }}""", timeout=SAVED).json_value()
     assert covered == []
+
+
+# --- Item 5: no screen scrolls sideways at 360 px.
+
+# What sticks out past the right edge of a 360 px screen (the widest few, for the message).
+WIDER = """() => [...document.querySelectorAll('body *')]
+  .filter((el) => el.checkVisibility() && el.getBoundingClientRect().right > innerWidth + 0.5
+    && ![...el.children].some((child) => child.getBoundingClientRect().right > innerWidth + 0.5))
+  .slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${el.className}`
+    + ` ${Math.round(el.getBoundingClientRect().right)}: ${el.textContent.slice(0, 40)}`)"""
+T = "/api/v1/tournaments"
+C = "/api/v1/clubs"
+M = "/api/v1/matches"
+FIRST_ROUNDS = {
+    "sea-change": SEA_ROUND,
+    "seven-seals": {"bids": [{"seals": ["red"]}, {"saboteur": True}, {"seals": []},
+                             {"seals": ["blue"]}],
+                    "remaining": [[], None, [], []], "black": [0, 0, 0, 0]},
+    "tschau-sepp": {"winner": 0, "penalty": [0, 4, 9, 20]},
+}
+MEMBERS = ["Ann", "Bartholomäus", "Cid", "Dan"]
+
+
+def every_screen(server: Server) -> tuple[list[str], dict[str, str]]:
+    """Every screen of the app, as hash routes, with what this phone must hold to open them:
+    an entry, standings, history, share, correction and winner screen of each game (with a
+    long name), the new match, a tournament's dashboard, board, cards, player view and a
+    table's phone, and the club's screens."""
+    routes = ["#/", "#/new", "#/t/new", "#/c/new"]
+    storage: dict[str, str] = {}
+    for game, first in FIRST_ROUNDS.items():
+        made = server.post(M, {"game": game, "players": LONG_NAMES})
+        server.post(f"{M}/{made['id']}/rounds", first, made["token"])
+        base = f"#/m/{made['id']}"
+        routes += [f"{base}?t={made['token']}", f"{base}/standings", f"{base}/history",
+                   f"{base}/share", f"{base}/rounds/1"]
+    done = server.post(M, {"game": "tschau-sepp", "players": LONG_NAMES, "options": {"games": 1}})
+    server.post(f"{M}/{done['id']}/rounds", FIRST_ROUNDS["tschau-sepp"], done["token"])
+    routes += [f"#/m/{done['id']}/winner?t={done['token']}"]
+
+    tournament = server.post(T, {"name": "Herbstturnier des Jassclubs", "game": "tschau-sepp",
+                                 "options": {"games": 1}, "rounds": 2, "table_size": 4,
+                                 "seating": "random", "seed": 7})
+    for name in [*LONG_NAMES, "Elisabeth", "Franz", "Giulia", "Hans-Peter"]:
+        server.post(f"{T}/{tournament['id']}/players", {"name": name}, tournament["token"])
+    started = server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+    first, second = started["tables"]
+    server.post(f"{M}/{first['match_id']}/rounds", {"winner": 0, "penalty": [0, 3, 6, 9]},
+                first["table_token"])
+    server.post(f"{T}/{tournament['id']}/rounds/1/tables/1/confirm", {}, tournament["token"])
+    storage["tafelrunde.tournaments"] = (
+        f'[{{"id": "{tournament["id"]}", "token": "{tournament["token"]}"}}]')
+    tid = tournament["id"]
+    routes += [f"#/t/{tid}", f"#/t/{tid}/board", f"#/t/{tid}/r/1/cards", f"#/t/{tid}/p/1",
+               f"#/m/{second['match_id']}?t={second['table_token']}&tt={tid}.1.{second['table']}",
+               f"#/m/{first['match_id']}/winner"]
+
+    club = server.post(C, {"name": "Jassclub Donnerstagsrunde"})
+    for order in ([0, 3, 6, 9], [6, 0, 9, 3], [9, 6, 0, 3]):
+        made = server.post(M, {"game": "tschau-sepp", "players": MEMBERS,
+                               "options": {"games": 1}, "club": club["id"]}, club["token"])
+        server.post(f"{M}/{made['id']}/rounds", {"winner": order.index(0), "penalty": order},
+                    made["token"])
+    cid = club["id"]
+    routes += [f"#/c/{cid}?t={club['token']}&v={club['view_token']}", f"#/c/{cid}/ladder",
+               f"#/c/{cid}/ladder/tschau-sepp", f"#/c/{cid}/history", f"#/c/{cid}/p/1",
+               f"#/c/{cid}/p/1/vs/2", f"#/c/{cid}/share", f"#/c/{cid}/new", f"#/c/{cid}/t/new"]
+    return routes, storage
+
+
+@pytest.mark.parametrize("locale", ["en-US", *PHONES.values()])
+def test_no_screen_scrolls_sideways_at_360_px(browser: Any, server: Server, locale: str) -> None:
+    routes, storage = every_screen(server)
+    wide: dict[str, Any] = {}
+    with phone_in_use(browser, server, locale=locale) as phone:
+        phone.open("#/")
+        page = phone.page
+        for key, value in storage.items():
+            page.evaluate("([key, value]) => localStorage.setItem(key, value)", [key, value])
+        for route in routes:
+            phone.open(route)
+            # The app marks itself ready once the first screen has drawn what it read.
+            page.locator("main h1, main h2, .board-screen").first.wait_for()
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            if width > 360:
+                wide[route.split("?")[0]] = (width, page.evaluate(WIDER))
+            page.goto("about:blank")
+    assert wide == {}
