@@ -22,16 +22,21 @@ export function gameName(gameId) {
 export function header(view, active) {
   const { match } = view;
   const base = `#/m/${encodeURIComponent(match.id)}`;
-  const tabs = [['sheet', base], ['standings', `${base}/standings`], ['history', `${base}/history`],
-    ['share', `${base}/share`]];
+  // The first tab is what that screen shows: the entry form while there is a round to enter and
+  // this phone may enter it, the winner once the match is over, none for a view link (a viewer
+  // has nothing to enter: the link opens on the standings).
+  const first = match.status === 'finished' ? [['winner', `${base}/winner`, 'tidy.nav_winner']]
+    : view.canWrite ? [['sheet', base, 'nav.sheet']] : [];
+  const tabs = [...first, ['standings', `${base}/standings`, 'nav.standings'],
+    ['history', `${base}/history`, 'nav.history'], ['share', `${base}/share`, 'nav.share']];
   return h('div', { class: 'match-head' },
     h('h1', {}, gameName(match.game), h('small', {}, ` · ${match.players.map((p) => p.name).join(', ')}`)),
     // Not over the round being entered, which must fit the phone's screen with Save in reach. A
     // match kept on this phone from before the API said when it was played has no played_at.
     active !== 'sheet' && match.played_at && h('p', { class: 'note played' },
       [t('match.played', { when: dateTime(match.played_at) }), match.location].filter(Boolean).join(' · ')),
-    h('nav', { class: 'tabs', 'aria-label': t('nav.match') }, tabs.map(([key, href]) => h('a', {
-      href, 'aria-current': key === active ? 'page' : null }, t(`nav.${key}`)))));
+    h('nav', { class: 'tabs', 'aria-label': t('nav.match') }, tabs.map(([key, href, label]) => h('a', {
+      href, 'aria-current': key === active ? 'page' : null, 'data-tab': key }, t(label)))));
 }
 
 /** The names of the sides that won (a player, a team, the solo AI); empty until the match ends. */

@@ -177,3 +177,41 @@ def test_no_screen_scrolls_sideways_at_360_px(browser: Any, server: Server, loca
                 wide[route.split("?")[0]] = (width, page.evaluate(WIDER))
             page.goto("about:blank")
     assert wide == {}
+
+
+# --- Item 6: a view link opens on the standings; the tab bar highlights the screen shown.
+
+def current_tab(page: Any) -> str:
+    return str(page.locator(".tabs a[aria-current=page]").get_attribute("data-tab"))
+
+
+def test_a_view_link_opens_on_the_standings_and_the_tabs_name_the_screen_shown(
+        phone: Any, server: Server) -> None:
+    page = phone.page
+    made = sea_change_at(server, 1)
+    phone.open(f"#/m/{made['id']}?v={made['view_token']}")
+    expect(page.locator("table.standings")).to_be_visible()
+    assert page.url.endswith(f"#/m/{made['id']}/standings")
+    assert current_tab(page) == "standings"
+    # No entry tab without a form behind it.
+    expect(page.locator(".tabs a")).to_have_count(3)
+    expect(page.locator("[data-tab=sheet]")).to_have_count(0)
+    for tab in ("history", "share", "standings"):
+        page.locator(f"[data-tab={tab}]").click()
+        expect(page.locator(".tabs a[aria-current=page]")).to_have_attribute("data-tab", tab)
+
+    # The phone that enters: the entry tab is the one highlighted over the form.
+    phone.open(f"#/m/{made['id']}?t={made['token']}")
+    expect(page.locator("form.entry-form")).to_be_visible()
+    assert current_tab(page) == "sheet"
+
+    # A finished match: the first tab is the winner, and it is the one highlighted there.
+    done = server.post(M, {"game": "tschau-sepp", "players": ["Ann", "Ben"],
+                           "options": {"games": 1}})
+    server.post(f"{M}/{done['id']}/rounds", {"winner": 0, "penalty": [0, 9]}, done["token"])
+    phone.open(f"#/m/{done['id']}/standings?t={done['token']}")
+    expect(page.locator("[data-tab=sheet]")).to_have_count(0)
+    page.locator("[data-tab=winner]").click()
+    expect(page.locator("#winner-names")).to_have_text("Ann wins!")
+    assert current_tab(page) == "winner"
+    assert page.locator("[data-tab=winner]").text_content() == "Winner"
