@@ -34,6 +34,7 @@ HEADINGS = Vocabulary("a column heading of the tournament standings", {
     "rank": "rank", "player": "no.", "name": "name", "club": "club", "points": "points",
     "tables": "tables", "average_points": "average points per table",
     "score_share": "score share", "opponents": "opponents' strength", "table_wins": "table wins",
+    "dropped": "dropped out",
 })
 TITLE = _("{tournament}: standings")
 AFTER_ROUND = _("{game} · standings after round {round} of {rounds}")
@@ -61,12 +62,14 @@ def standings_words(words: Words) -> SheetWords:
 
 
 def standings_rows(standings: s.Standings, words: SheetWords = ENGLISH) -> list[list[Cell]]:
-    """A heading row, then one row per player: numbers as numbers, no club as an empty cell."""
+    """A heading row, then one row per player: numbers as numbers, no club as an empty cell;
+    the last column says yes for a player who dropped out (added last, so the columns a
+    spreadsheet already reads by position stay where they were)."""
     criteria = list(standings.rows[0].tiebreaks) if standings.rows else []
-    rows: list[list[Cell]] = [[words.heading(key) for key in (*COLUMNS, *criteria)]]
+    rows: list[list[Cell]] = [[words.heading(key) for key in (*COLUMNS, *criteria, "dropped")]]
     for row in standings.rows:
         rows.append([row.rank, row.player, row.name, row.club, row.points, row.tables,
-                     *(row.tiebreaks[c] for c in criteria)])
+                     *(row.tiebreaks[c] for c in criteria), words.flag(row.dropped)])
     return rows
 
 
@@ -77,7 +80,10 @@ def standings_csv(standings: s.Standings, layout: Layout, words: SheetWords = EN
 def standings_html(tournament: s.Tournament, standings: s.Standings, words: Words) -> str:
     """The printable page in the reader's language, numbers in the reader's locale."""
     header, *rows = standings_rows(standings, standings_words(words))
-    numeric = {0, 1, 4, 5, *range(6, len(header))}
+    numeric = {0, 1, 4, 5, *range(6, len(header) - 1)}
+    no = standings_words(words).flag(False)
+    # On paper only the players who dropped out are marked: a column of "no" reads as noise.
+    rows = [[*row[:-1], "" if row[-1] == no else row[-1]] for row in rows]
 
     def shown(value: Cell) -> str:
         if value is None:

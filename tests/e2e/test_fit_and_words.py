@@ -4,6 +4,8 @@ against a real server, in the languages where the words matter.
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from typing import Any
 
 import pytest
@@ -215,3 +217,58 @@ def test_a_view_link_opens_on_the_standings_and_the_tabs_name_the_screen_shown(
     expect(page.locator("#winner-names")).to_have_text("Ann wins!")
     assert current_tab(page) == "winner"
     assert page.locator("[data-tab=winner]").text_content() == "Winner"
+
+
+# --- Item 7: dropped players are said to be dropped; a player who never played ranks last.
+
+def tournament_of_eight(server: Server, **settings: Any) -> tuple[dict[str, Any], list[int]]:
+    """Eight players, round 1 played and confirmed at both tables."""
+    tournament: dict[str, Any] = server.post(T, {
+        "name": "Herbstturnier", "game": "tschau-sepp", "options": {"games": 1}, "rounds": 2,
+        "table_size": 4, "seating": "random", "seed": 7, **settings})
+    ids = [server.post(f"{T}/{tournament['id']}/players", {"name": name},
+                       tournament["token"])["id"]
+           for name in ["Ann", "Ben", "Cid", "Dan", "Eva", "Fay", "Gus", "Hal"]]
+    started = server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+    for table in started["tables"]:
+        server.post(f"{M}/{table['match_id']}/rounds", {"winner": 0, "penalty": [0, 3, 6, 9]},
+                    table["table_token"])
+        server.post(f"{T}/{tournament['id']}/rounds/1/tables/{table['table']}/confirm", {},
+                    tournament["token"])
+    return tournament, ids
+
+
+def patch(server: Server, path: str, body: Any, token: str) -> None:
+    request = urllib.request.Request(server.base + path, data=json.dumps(body).encode(),
+                                     method="PATCH", headers={"Content-Type": "application/json",
+                                                              "Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=10):
+        pass
+
+
+def test_dropped_players_are_marked_on_the_dashboard_and_the_board_and_a_late_entry_ranks_last(
+        browser: Any, server: Server) -> None:
+    tournament, ids = tournament_of_eight(server)
+    late = server.post(f"{T}/{tournament['id']}/players", {"name": "Zoe"}, tournament["token"])
+    patch(server, f"{T}/{tournament['id']}/players/{ids[0]}", {"active": False},
+          tournament["token"])
+    tid = tournament["id"]
+    with phone_in_use(browser, server) as phone:
+        phone.open(f"#/t/{tid}")
+        page = phone.page
+        rows = page.locator(".tournament-standings tbody tr")
+        expect(rows).to_have_count(9)
+        expect(page.locator(f".tournament-standings tr[data-player='{ids[0]}'] [data-dropped]")
+               ).to_have_text("dropped out")
+        expect(page.locator(".tournament-standings [data-dropped]")).to_have_count(1)
+        expect(rows.last).to_have_attribute("data-player", str(late["id"]))
+    with phone_in_use(browser, server, viewport={"width": 1280, "height": 720}) as screen:
+        screen.open(f"#/t/{tid}/board")
+        board = screen.page
+        expect(board.locator(f".board-standings tr[data-player='{ids[0]}'] [data-dropped]")
+               ).to_have_text("dropped out")
+        last = board.locator(".board-standings tbody tr").last
+        expect(last).to_have_attribute("data-player", str(late["id"]))
+        ranks = [int(r) for r in board.locator(".board-standings tbody tr").evaluate_all(
+            "(rows) => rows.map((row) => row.dataset.rank)")]
+        assert ranks[-1] > max(ranks[:-1])

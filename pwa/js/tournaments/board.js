@@ -16,7 +16,7 @@ import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { oneAtATime } from '../live.js';
 import {
-  currentRound, followTournament, formatNumber, loadStandings, loadTournament, playerNames, roundLine,
+  currentRound, droppedMark, followTournament, formatNumber, loadStandings, loadTournament, playerNames, roundLine,
   standingsCaption, stateBadge, tournamentError, tournamentRoute,
 } from './common.js';
 
@@ -39,7 +39,7 @@ function standingsColumns(standings, columns) {
     h('tbody', {}, rows.map((row) => h('tr', { 'data-player': row.player, 'data-rank': row.rank,
       class: row.active === false ? 'inactive' : null },
     h('td', { class: 'num' }, t('rank.ordinal', { n: row.rank })),
-    h('th', { scope: 'row', class: 'board-name' }, row.name),
+    h('th', { scope: 'row', class: 'board-name' }, row.name, droppedMark(row)),
     h('td', { class: 'num', 'data-total': 'points' }, formatNumber(row.points)))))));
 }
 
