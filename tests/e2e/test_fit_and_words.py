@@ -272,3 +272,22 @@ def test_dropped_players_are_marked_on_the_dashboard_and_the_board_and_a_late_en
         ranks = [int(r) for r in board.locator(".board-standings tbody tr").evaluate_all(
             "(rows) => rows.map((row) => row.dataset.rank)")]
         assert ranks[-1] > max(ranks[:-1])
+
+
+# --- Item 10: a corrected round's history shows old and new values.
+
+def test_a_corrected_rounds_history_says_what_it_was_and_what_it_is(
+        german_phone: Any, server: Server) -> None:
+    made = sea_change_at(server, 1)
+    page = german_phone.page
+    german_phone.open(f"#/m/{made['id']}/rounds/1?t={made['token']}")
+    page.click("[data-path=final_trump] [data-value=blue]")
+    page.get_by_label("Punkte von Ann", exact=True).fill("2")
+    page.get_by_label("Punkte von Bartholomäus", exact=True).fill("5")
+    expect(page.get_by_label("Punkte von Dan", exact=True)).to_have_value("1")
+    page.get_by_role("button", name="Korrektur speichern").click()
+    corrected = page.locator(".audit li[data-action=round_corrected]")
+    expect(corrected).to_be_visible(timeout=SAVED)
+    changes = corrected.locator(".change")
+    expect(changes).to_have_text(["Trumpf am Rundenende: Rot → Blau",
+                                  "Punkte: Ann 4 → 2, Bartholomäus 3 → 5"])
