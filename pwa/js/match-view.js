@@ -1,10 +1,10 @@
 // What every match screen shares: loading the match and its game, the tab bar, the standings table,
 // the round-by-round sheet, and error pages for unknown or private matches.
-import { Problem, game as loadGame, getMatch } from './api.js';
+import { Problem, call, game as loadGame, getMatch } from './api.js';
 import { h, replace } from './dom.js';
 import { dateTime, number, t } from './i18n.js';
 import { gameModule } from './games/index.js';
-import { rememberMatch, writeToken } from './store.js';
+import { rememberMatch, storeTokens, tokensFor, writeToken } from './store.js';
 
 const FIXED = new Set(['seat', 'team', 'seats', 'name', 'rank']);
 
@@ -31,12 +31,34 @@ export function header(view, active) {
     ['history', `${base}/history`, 'nav.history'], ['share', `${base}/share`, 'nav.share']];
   return h('div', { class: 'match-head' },
     h('h1', {}, gameName(match.game), h('small', {}, ` · ${match.players.map((p) => p.name).join(', ')}`)),
+    tablePlace(match.id),
     // Not over the round being entered, which must fit the phone's screen with Save in reach. A
     // match kept on this phone from before the API said when it was played has no played_at.
     active !== 'sheet' && match.played_at && h('p', { class: 'note played' },
       [t('match.played', { when: dateTime(match.played_at) }), match.location].filter(Boolean).join(' · ')),
     h('nav', { class: 'tabs', 'aria-label': t('nav.match') }, tabs.map(([key, href, label]) => h('a', {
       href, 'aria-current': key === active ? 'page' : null, 'data-tab': key }, t(label)))));
+}
+
+const placeText = (place) => (place.name ? t('tidy.table_place', place) : t('tidy.table_place_unnamed', place));
+
+/**
+ * A tournament table's phone says where it is: the tournament, the round and the table. The
+ * table's link carries round and table; the tournament's name is read once (a private
+ * tournament's stays unread: the table's token does not read it) and kept with the link.
+ */
+function tablePlace(matchId) {
+  const place = tokensFor(matchId).tournament;
+  if (!place) return null;
+  const line = h('p', { class: 'note table-place', 'data-table-place': '' }, placeText(place));
+  if (!place.name) {
+    call(`/tournaments/${encodeURIComponent(place.id)}`).then((tournament) => {
+      const named = { ...place, name: tournament.name };
+      storeTokens(matchId, { tournament: named });
+      line.textContent = placeText(named);
+    }).catch(() => {});
+  }
+  return line;
 }
 
 /** The names of the sides that won (a player, a team, the solo AI); empty until the match ends. */

@@ -291,3 +291,26 @@ def test_a_corrected_rounds_history_says_what_it_was_and_what_it_is(
     changes = corrected.locator(".change")
     expect(changes).to_have_text(["Trumpf am Rundenende: Rot → Blau",
                                   "Punkte: Ann 4 → 2, Bartholomäus 3 → 5"])
+
+
+# --- Item 11: a table's phone names its tournament, round and table in its header.
+
+def test_a_tables_phone_names_its_tournament_round_and_table(
+        german_phone: Any, server: Server) -> None:
+    tournament: dict[str, Any] = server.post(T, {
+        "name": "Herbstturnier", "game": "tschau-sepp", "options": {"games": 1}, "rounds": 2,
+        "table_size": 4, "seating": "random", "seed": 7})
+    for name in ["Ann", "Ben", "Cid", "Dan", "Eva", "Fay", "Gus", "Hal"]:
+        server.post(f"{T}/{tournament['id']}/players", {"name": name}, tournament["token"])
+    started = server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+    table = started["tables"][1]
+    german_phone.open(f"#/m/{table['match_id']}?t={table['table_token']}"
+                      f"&tt={tournament['id']}.1.{table['table']}")
+    page = german_phone.page
+    expect(page.locator(".match-head [data-table-place]")).to_have_text(
+        f"Herbstturnier · Runde 1 · Tisch {table['table']}")
+    expect(page.locator("form.entry-form")).to_be_visible()
+    # Opened again from the phone's list of matches, the header still says where it is.
+    german_phone.open(f"#/m/{table['match_id']}/history")
+    expect(page.locator(".match-head [data-table-place]")).to_have_text(
+        f"Herbstturnier · Runde 1 · Tisch {table['table']}")
