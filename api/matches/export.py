@@ -7,8 +7,9 @@ per player, one per team when the standings have teams, or one per side of the s
 and the AI in a solo match). Nothing here knows any game.
 
 After ``round``, the keys of the round's entry that the game shows on its sheet
-(``SheetColumns.entry``: Sea Change's trump at round end, as the suit's name); last, the match's
-winner (its side names), on the round that decided it (issue 23, item 14).
+(``SheetColumns.entry``: Sea Change's trump at round end, as the suit's name); after the
+other columns that are not per side, the match's winner (its side names) on the round that
+decided it (issue 23, item 14).
 
 Cells: numbers stay numbers, an absent value (``None``, or a per-side list missing in a round) is
 an empty cell, ``True``/``False`` are words, anything else structured is its JSON text. The file
@@ -85,25 +86,25 @@ def score_sheet_rows(match: Match, words: SheetWords = ENGLISH) -> list[list[Cel
 
     game = registry.game_by_id(match.game)
     entry_keys = [k for k in (game.sheet.entry if game else ()) if k not in scalar_keys]
-    header: list[Cell] = [words.heading(key) for key in ("round", *entry_keys, *scalar_keys)]
+    header: list[Cell] = [words.heading(key)
+                          for key in ("round", *entry_keys, *scalar_keys, "match_winner")]
     for side in range(sides):
         header += [
             words.side_heading(names[side], key, total=part == "totals")
             for part, key, names in side_columns if side < len(names)
         ]
-    header.append(words.heading("match_winner"))
     rows = [header]
     for played in match.rounds:
         row: list[Cell] = [played.number]
         row += [_cell(k, played.entry.get(k), words) for k in entry_keys]
         row += [_cell(k, played.result.get(k), words) for k in scalar_keys]
+        decided = match.status == "finished" and played is match.rounds[-1]
+        row.append(_winners(match) if decided else None)
         for side in range(sides):
             for part, key, names in side_columns:
                 if side < len(names):
                     values: Sequence[Any] = getattr(played, part).get(key) or []
                     row.append(_cell(key, values[side], words) if side < len(values) else None)
-        decided = match.status == "finished" and played is match.rounds[-1]
-        row.append(_winners(match) if decided else None)
         rows.append(row)
     return rows
 
