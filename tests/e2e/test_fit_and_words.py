@@ -5,6 +5,7 @@ against a real server, in the languages where the words matter.
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from typing import Any
 
@@ -314,3 +315,46 @@ def test_a_tables_phone_names_its_tournament_round_and_table(
     german_phone.open(f"#/m/{table['match_id']}/history")
     expect(page.locator(".match-head [data-table-place]")).to_have_text(
         f"Herbstturnier · Runde 1 · Tisch {table['table']}")
+
+
+# --- Item 12: at a tournament's end the board shows the winner and the podium; the dashboard
+# stops offering registration and drop.
+
+def test_a_finished_tournament_shows_its_winner_and_podium_and_closes_registration(
+        browser: Any, server: Server) -> None:
+    tournament, _ids = tournament_of_eight(server, rounds=1)
+    tid = tournament["id"]
+    assert server.get(f"{T}/{tid}")["status"] == "finished"
+    standings = server.get(f"{T}/{tid}/standings")["rows"]
+    first = [row["name"] for row in standings if row["rank"] == 1]
+    with phone_in_use(browser, server, viewport={"width": 1280, "height": 720}) as screen:
+        screen.open(f"#/t/{tid}/board")
+        board = screen.page
+        expect(board.locator("#board-winner")).to_have_text(
+            f"{first[0]} wins!" if len(first) == 1 else f"{' and '.join(first)} share the win!")
+        podium = board.locator(".podium li")
+        expect(podium.first).to_have_attribute("data-rank", "1")
+        assert 1 <= podium.count() <= 3
+        for step in podium.all():
+            names = [row["name"] for row in standings
+                     if row["rank"] == int(step.get_attribute("data-rank") or 0)]
+            expect(step).to_contain_text(", ".join(names))
+    with phone_in_use(browser, server) as phone:
+        phone.open("#/")
+        phone.page.evaluate("([key, value]) => localStorage.setItem(key, value)",
+                            ["tafelrunde.tournaments",
+                             json.dumps([{"id": tid, "token": tournament["token"]}])])
+        phone.open(f"#/t/{tid}")
+        page = phone.page
+        expect(page.locator(".tournament-standings tbody tr")).to_have_count(8)
+        expect(page.locator("form.register")).to_be_hidden()
+        expect(page.locator(".players-panel li")).to_have_count(8)
+        expect(page.get_by_role("button", name=re.compile("drops out$"))).to_have_count(0)
+        # Still the organiser: a running tournament offers both.
+        running, _ = tournament_of_eight(server)
+        phone.page.evaluate("([key, value]) => localStorage.setItem(key, value)",
+                            ["tafelrunde.tournaments",
+                             json.dumps([{"id": running["id"], "token": running["token"]}])])
+        phone.open(f"#/t/{running['id']}")
+        expect(page.locator("form.register")).to_be_visible()
+        expect(page.get_by_role("button", name=re.compile("drops out$"))).to_have_count(8)

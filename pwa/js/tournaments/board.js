@@ -43,6 +43,23 @@ function standingsColumns(standings, columns) {
     h('td', { class: 'num', 'data-total': 'points' }, formatNumber(row.points)))))));
 }
 
+/**
+ * A finished tournament's winner and podium: every player ranked 1 to 3 (a shared rank shares
+ * its step), above the full standings.
+ */
+function podium(tournament, standings) {
+  if (tournament.status !== 'finished' || !standings.rows.length) return null;
+  const top = standings.rows.filter((row) => row.rank <= 3);
+  const winners = top.filter((row) => row.rank === 1).map((row) => row.name);
+  return h('section', { class: 'board-podium', 'aria-labelledby': 'board-winner' },
+    h('h2', { id: 'board-winner' }, t(winners.length > 1 ? 'winner.shared' : 'winner.single', { names: winners })),
+    h('ol', { class: 'podium' }, [1, 2, 3].map((rank) => top.filter((row) => row.rank === rank))
+      .filter((rows) => rows.length).map((rows) => h('li', { 'data-rank': rows[0].rank },
+        h('span', { class: 'podium-place' }, t('rank.ordinal', { n: rows[0].rank })), ' ',
+        rows.map((row) => row.name).join(', '), ' ',
+        h('span', { class: 'podium-points' }, formatNumber(rows[0].points))))));
+}
+
 function seating(tournament, round) {
   const names = playerNames(tournament);
   return h('section', { class: 'board-seating', 'aria-labelledby': 'board-seating-title' },
@@ -189,7 +206,7 @@ function showBoard(root, id, first) {
     roundText.textContent = roundLine(tournament);
     replace(done, progress(round));
     const columnsBox = h('div', { class: 'board-columns' });
-    replace(body, playing && seating(tournament, round),
+    replace(body, playing && seating(tournament, round), podium(tournament, standings),
       h('section', { class: 'board-ranking', 'aria-labelledby': 'board-standings-title' },
         h('h2', { id: 'board-standings-title' }, standingsCaption(tournament, standings)),
         columnsBox));
