@@ -358,3 +358,26 @@ def test_a_finished_tournament_shows_its_winner_and_podium_and_closes_registrati
         phone.open(f"#/t/{running['id']}")
         expect(page.locator("form.register")).to_be_visible()
         expect(page.get_by_role("button", name=re.compile("drops out$"))).to_have_count(8)
+
+
+# --- Item 9: a seal taken from another player leaves that player's bid row at once.
+
+def test_a_seal_taken_from_another_player_leaves_their_bid_row_and_their_white_shows(
+        phone: Any, server: Server) -> None:
+    made = server.post(M, {"game": "seven-seals", "players": ["Ann", "Ben", "Cid", "Dan"]})
+    phone.open(f"#/m/{made['id']}?t={made['token']}")
+    page = phone.page
+    ann, ben = page.locator("[data-path='bids[0]']"), page.locator("[data-path='bids[1]']")
+    for _ in range(5):  # every red seal of the middle
+        ann.locator(".seal-adders [data-colour=red]").click()
+    expect(ann.locator(".chips [data-seal=red]")).to_have_count(5)
+    ben.locator(".seal-adders [data-colour=red]").click()  # only Ann holds red: taken from her
+    expect(ben.locator(".chips [data-seal=red]")).to_have_count(1)
+    expect(ann.locator(".chips [data-seal=red]")).to_have_count(4)
+    white = ann.locator(".chips [data-white-for=red]")
+    expect(white).to_have_text("White")
+    expect(white).to_have_attribute("aria-label", "White for Red: taken by another player")
+    # Ben puts it back: Ann holds her five red seals again.
+    ben.locator(".chips [data-seal=red]").click()
+    expect(ann.locator(".chips [data-seal=red]")).to_have_count(5)
+    expect(white).to_have_count(0)
