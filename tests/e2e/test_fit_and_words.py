@@ -381,3 +381,35 @@ def test_a_seal_taken_from_another_player_leaves_their_bid_row_and_their_white_s
     ben.locator(".chips [data-seal=red]").click()
     expect(ann.locator(".chips [data-seal=red]")).to_have_count(5)
     expect(white).to_have_count(0)
+
+
+# --- Item 8: numbers as people read them.
+
+def test_a_chart_of_whole_numbers_has_whole_ticks(phone: Any, server: Server) -> None:
+    made = sea_change_at(server, 1)  # victory points 0 and 1: the axis once read 0, 0.5, 1
+    phone.open(f"#/m/{made['id']}/standings?t={made['token']}")
+    labels = phone.page.locator("figure.chart .chart-grid text:not(.chart-axis-name)")
+    expect(labels.first).to_be_visible()
+    shown = labels.all_text_contents()
+    assert shown and all(re.fullmatch(r"−?-?\d+", text) for text in shown), shown
+
+
+def test_the_board_shows_the_tiebreak_that_separates_tied_players(
+        browser: Any, server: Server) -> None:
+    tournament, _ids = tournament_of_eight(server)
+    rows = server.get(f"{T}/{tournament['id']}/standings")["rows"]
+    # Both tables' winners have one point each; the score share is what ranks them.
+    with phone_in_use(browser, server, viewport={"width": 1280, "height": 720}) as screen:
+        screen.open(f"#/t/{tournament['id']}/board")
+        board = screen.page
+        expect(board.locator(".board-standings th[data-tiebreak=score_share]").first
+               ).to_have_text("Score share")
+        cells = board.locator(".board-standings td[data-tiebreak=score_share]")
+        expect(cells).to_have_count(len(rows))
+        by_player = {int(p): c for p, c in zip(
+            board.locator(".board-standings tbody tr").evaluate_all(
+                "(rows) => rows.map((row) => row.dataset.player)"),
+            cells.all_text_contents(), strict=True)}
+        for row in rows:
+            assert by_player[row["player"]] == f"{row['tiebreaks']['score_share']:.2f}".rstrip(
+                "0").rstrip("."), row

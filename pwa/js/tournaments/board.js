@@ -17,30 +17,34 @@ import { t } from '../i18n.js';
 import { oneAtATime } from '../live.js';
 import {
   currentRound, droppedMark, followTournament, formatNumber, loadStandings, loadTournament, playerNames, roundLine,
-  standingsCaption, stateBadge, tournamentError, tournamentRoute,
+  standingsCaption, stateBadge, tiebreakKeys, tiebreakLabel, tournamentError, tournamentRoute,
 } from './common.js';
 
 const SMALLEST = 14; // px: still read from the back of a room at 1280×720
 const LARGEST = 48;
-const COLUMN_EM = 17; // a standings column: rank, a name, points
+const COLUMN_EM = 17; // a standings column: rank, a name, points (the tiebreak, when shown, narrows them)
 const SCROLL_PX_PER_S = 40;
 const PAUSE_MS = 4000;
 const PAGE_MS = 9000;
 const RETRY_MS = 5000;
 
-function standingsColumns(standings, columns) {
+function standingsColumns(tournament, standings, columns, withTiebreak) {
   const per = Math.ceil(standings.rows.length / columns) || 1;
   const chunks = [];
   for (let at = 0; at < standings.rows.length; at += per) chunks.push(standings.rows.slice(at, at + per));
+  // The first tiebreak after the points: what separates players the points leave tied.
+  const [tiebreak] = withTiebreak ? tiebreakKeys(tournament, standings.rows) : [];
   return chunks.map((rows) => h('table', { class: 'board-standings' },
     h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'num' }, t('standings.rank')),
       h('th', { scope: 'col' }, t('standings.name')),
-      h('th', { scope: 'col', class: 'num' }, t('tt.points')))),
+      h('th', { scope: 'col', class: 'num' }, t('tt.points')),
+      tiebreak && h('th', { scope: 'col', class: 'num', 'data-tiebreak': tiebreak }, tiebreakLabel(tiebreak)))),
     h('tbody', {}, rows.map((row) => h('tr', { 'data-player': row.player, 'data-rank': row.rank,
       class: row.active === false ? 'inactive' : null },
     h('td', { class: 'num' }, t('rank.ordinal', { n: row.rank })),
     h('th', { scope: 'row', class: 'board-name' }, row.name, droppedMark(row)),
-    h('td', { class: 'num', 'data-total': 'points' }, formatNumber(row.points)))))));
+    h('td', { class: 'num', 'data-total': 'points' }, formatNumber(row.points)),
+    tiebreak && h('td', { class: 'num', 'data-tiebreak': tiebreak }, formatNumber(row.tiebreaks[tiebreak])))))));
 }
 
 /**
@@ -193,6 +197,7 @@ function showBoard(root, id, first) {
   const body = h('div', { class: 'board-body' });
   const board = h('div', { class: 'board-screen' }, head, body);
   const scroller = autoScroll(body);
+  let withTiebreak = true;
 
   /**
    * The board at `px`: standings in as many columns as the width holds with every name on one
@@ -212,7 +217,7 @@ function showBoard(root, id, first) {
         columnsBox));
     let columns = Math.max(1, Math.floor(columnsBox.clientWidth / (COLUMN_EM * px)));
     for (;;) {
-      replace(columnsBox, standingsColumns(standings, columns));
+      replace(columnsBox, standingsColumns(tournament, standings, columns, withTiebreak));
       if (columns === 1 || columnsBox.scrollWidth <= columnsBox.clientWidth + 1) break;
       columns -= 1;
     }
@@ -223,7 +228,13 @@ function showBoard(root, id, first) {
   /** The largest font (whole px) at which the board fits the screen; the smallest otherwise, scrolling. */
   function draw() {
     let [low, high] = [SMALLEST, LARGEST];
+    // The tiebreak column while everyone still fits with it; a field too large goes without.
+    withTiebreak = true;
     drawAt(low);
+    if (!fits()) {
+      withTiebreak = false;
+      drawAt(low);
+    }
     if (!fits()) {
       scroller.run(true);
       return;

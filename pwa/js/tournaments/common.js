@@ -95,7 +95,7 @@ export function organiserMatchLink(tournament, round, table, label) {
     onclick: () => { if (token) storeTokens(table.match_id, { token, tournament: place, organiser: true }); } }, label);
 }
 
-function tiebreakKeys(tournament, rows) {
+export function tiebreakKeys(tournament, rows) {
   const present = new Set(rows.flatMap((row) => Object.keys(row.tiebreaks || {})));
   const chain = tournament.tiebreaks.filter((key) => present.has(key));
   return [...chain, ...[...present].filter((key) => !chain.includes(key))];
