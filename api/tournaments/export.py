@@ -8,6 +8,9 @@ the app's own stylesheets): it links :data:`PRINT_CSS`, served at ``PRINT_CSS_PA
 from __future__ import annotations
 
 from html import escape
+from zoneinfo import ZoneInfo
+
+from babel.dates import format_date
 
 from api.i18n import Phrase, Words, _
 from api.shared.spreadsheet import ENGLISH, Cell, Layout, SheetWords, csv_bytes
@@ -22,13 +25,16 @@ h1 { font-size: 18pt; margin: 0 0 2mm; }
 p.meta { margin: 0 0 5mm; color: #444; }
 table { width: 100%; border-collapse: collapse; }
 th, td { padding: 1.5mm 2mm; border-bottom: 0.3mm solid #bbb; text-align: left; }
-th { border-bottom: 0.6mm solid #111; }
+th { border-bottom: 0.6mm solid #111; font-size: 9pt; vertical-align: bottom; }
+td { white-space: nowrap; }
+td.name { white-space: normal; }
 td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 tr { break-inside: avoid; }
 thead { display: table-header-group; }
 """
 
 
+ZONE = ZoneInfo("Europe/Zurich")
 COLUMNS = ("rank", "player", "name", "club", "points", "tables")
 HEADINGS = Vocabulary("a column heading of the tournament standings", {
     "rank": "rank", "player": "no.", "name": "name", "club": "club", "points": "points",
@@ -91,15 +97,18 @@ def standings_html(tournament: s.Tournament, standings: s.Standings, words: Word
         return words.number(value) if isinstance(value, int | float) else value
 
     def cells(values: list[Cell], tag: str) -> str:
-        number = ' class="number"'
-        return "".join(
-            f"<{tag}{number if i in numeric else ''}>{escape(shown(v))}</{tag}>"
-            for i, v in enumerate(values))
+        def kind(i: int) -> str:
+            return ' class="number"' if i in numeric else ' class="name"' if i == 2 else ""
+        return "".join(f"<{tag}{kind(i)}>{escape(shown(v))}</{tag}>" for i, v in enumerate(values))
 
     body = "\n".join(f"<tr>{cells(r, 'td')}</tr>" for r in rows)
     game = registry.game_by_id(tournament.game)
     game_name = tournament.game if game is None else game.name
     through = standings_line(tournament, standings, game_name)
+    # The day the tournament was set up, as the day reads in Switzerland (where the app is
+    # used; a tournament keeps no time zone of its own).
+    held = format_date(tournament.created_at.astimezone(ZONE).date(), format="long",
+                       locale=words.locale)
     return f"""<!DOCTYPE html>
 <html lang="{words.language}">
 <head>
@@ -109,7 +118,7 @@ def standings_html(tournament: s.Tournament, standings: s.Standings, words: Word
 </head>
 <body>
 <h1>{escape(tournament.name)}</h1>
-<p class="meta">{escape(words(through))}</p>
+<p class="meta">{escape(held)} · {escape(words(through))}</p>
 <table>
 <thead><tr>{cells(header, 'th')}</tr></thead>
 <tbody>

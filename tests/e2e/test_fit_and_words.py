@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import urllib.request
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from playwright.sync_api import expect
@@ -413,3 +416,40 @@ def test_the_board_shows_the_tiebreak_that_separates_tied_players(
         for row in rows:
             assert by_player[row["player"]] == f"{row['tiebreaks']['score_share']:.2f}".rstrip(
                 "0").rstrip("."), row
+
+
+# --- Item 15: the A4 standings carry the date and don't wrap short club names.
+
+def test_the_printed_standings_carry_the_date_and_keep_club_names_whole(
+        browser: Any, server: Server, tmp_path: Any) -> None:
+    tournament: dict[str, Any] = server.post(T, {
+        "name": "Herbstturnier", "game": "tschau-sepp", "options": {"games": 1}, "rounds": 2,
+        "table_size": 4, "seating": "random", "seed": 7})
+    clubs = ["Jassclub Bärn", "Schellen-Ass", "Tschau Zug", "Jassclub Bärn"]
+    for i, name in enumerate(["Anna-Katharina Bernasconi", "Ben", "Cid", "Dan", "Eva", "Fay",
+                              "Gus", "Hal"]):
+        server.post(f"{T}/{tournament['id']}/players",
+                    {"name": name, "club": clubs[i % 4]}, tournament["token"])
+    started = server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+    for table in started["tables"]:
+        server.post(f"{M}/{table['match_id']}/rounds", {"winner": 0, "penalty": [0, 3, 6, 9]},
+                    table["table_token"])
+        server.post(f"{T}/{tournament['id']}/rounds/1/tables/{table['table']}/confirm", {},
+                    tournament["token"])
+    created = server.get(f"{T}/{tournament['id']}")["created_at"]
+    with phone_in_use(browser, server, locale="de-CH",
+                      viewport={"width": 1280, "height": 900}) as screen:
+        screen.page.goto(f"{server.base}/api/v1/tournaments/{tournament['id']}/export"
+                         "?format=html&lang=de")
+        pdf = tmp_path / "standings.pdf"
+        screen.page.pdf(path=str(pdf), format="A4", prefer_css_page_size=True)
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    day = datetime.fromisoformat(created.replace("Z", "+00:00")).astimezone(
+        ZoneInfo("Europe/Zurich"))
+    months = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August",
+              "September", "Oktober", "November", "Dezember"]
+    assert f"{day.day}. {months[day.month - 1]} {day.year}" in text
+    lines = text.splitlines()
+    for club, players in (("Jassclub Bärn", 4), ("Schellen-Ass", 2), ("Tschau Zug", 2)):
+        assert sum(club in line for line in lines) == players, (club, text)
