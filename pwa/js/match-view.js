@@ -2,7 +2,7 @@
 // the round-by-round sheet, and error pages for unknown or private matches.
 import { Problem, call, game as loadGame, getMatch } from './api.js';
 import { h, replace } from './dom.js';
-import { dateTime, number, t } from './i18n.js';
+import { dateTime, has, number, t } from './i18n.js';
 import { gameModule } from './games/index.js';
 import { rememberMatch, storeTokens, tokensFor, writeToken } from './store.js';
 
@@ -66,6 +66,12 @@ export function winnerNames(match) {
   return match.standings.filter((row) => match.winners.includes(row.team ?? row.seat)).map((row) => row.name);
 }
 
+/** A total's short name, its long one said on hover and to a screen reader ("SP": Siegpunkte). */
+function totalLabel(key) {
+  if (!has(`tidy.total_long.${key}`)) return t(`total.${key}`);
+  return h('abbr', { title: t(`tidy.total_long.${key}`), 'aria-label': t(`tidy.total_long.${key}`) }, t(`total.${key}`));
+}
+
 export function standingsTable(match) {
   const rows = match.standings;
   const columns = rows.length ? Object.keys(rows[0]).filter((k) => !FIXED.has(k)) : [];
@@ -73,7 +79,7 @@ export function standingsTable(match) {
     h('caption', { class: 'sr-only' }, t('standings.title')),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('standings.rank')),
       h('th', { scope: 'col' }, t('standings.name')),
-      columns.map((c) => h('th', { scope: 'col', class: 'num' }, t(`total.${c}`))))),
+      columns.map((c) => h('th', { scope: 'col', class: 'num' }, totalLabel(c))))),
     h('tbody', {}, rows.map((row) => h('tr', { 'data-rank': row.rank },
       h('td', {}, t('rank.ordinal', { n: row.rank })), h('th', { scope: 'row' }, row.name),
       columns.map((c) => h('td', { class: 'num', 'data-total': c }, number(row[c])))))));
@@ -88,7 +94,7 @@ export function standingsStrip(match) {
   if (!rows.length) return null;
   const [total] = Object.keys(rows[0]).filter((k) => !FIXED.has(k));
   return h('div', { class: 'strip' },
-    h('span', { class: 'strip-label', id: 'strip-label' }, t(`total.${total}`)),
+    h('span', { class: 'strip-label', id: 'strip-label' }, totalLabel(total)),
     h('ol', { 'aria-labelledby': 'strip-label' }, rows.map((row) => h('li', { 'data-rank': row.rank },
       h('span', { class: 'rank' }, t('rank.ordinal', { n: row.rank })), ' ', row.name, ' ',
       h('strong', { 'data-total': total }, number(row[total]))))));
@@ -98,6 +104,13 @@ export function roundSheet(view, { edit = false } = {}) {
   const { match, module } = view;
   const sides = module.sides(match);
   const base = `#/m/${encodeURIComponent(match.id)}`;
+  // A game's marks in the cells (Sea Change's ★) are said under the sheet.
+  return [roundTable(view, sides, base, edit), module.legend && match.rounds.length > 0
+    && h('p', { class: 'hint legend' }, module.legend())];
+}
+
+function roundTable(view, sides, base, edit) {
+  const { match, module } = view;
   return h('table', { class: 'sheet' },
     h('caption', { class: 'sr-only' }, t('sheet.rounds')),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'),

@@ -453,3 +453,58 @@ def test_the_printed_standings_carry_the_date_and_keep_club_names_whole(
     lines = text.splitlines()
     for club, players in (("Jassclub Bärn", 4), ("Schellen-Ass", 2), ("Tschau Zug", 2)):
         assert sum(club in line for line in lines) == players, (club, text)
+
+
+# --- Item 13 (part): words.
+
+def test_one_german_word_per_colour_sp_and_star_explained_and_the_rating_in_words(
+        german_phone: Any, server: Server) -> None:
+    page = german_phone.page
+    made = sea_change_at(server, 1)
+    german_phone.open(f"#/m/{made['id']}?t={made['token']}")
+    expect(page.locator("[data-path=final_trump] [data-value=purple]")).to_have_text("Violett")
+    label = page.locator(".strip-label abbr")
+    expect(label).to_have_text("SP")
+    expect(label).to_have_attribute("title", "Siegpunkte")
+    german_phone.open(f"#/m/{made['id']}/standings")
+    expect(page.locator(".legend")).to_have_text("★: in dieser Runde einen Siegpunkt gewonnen.")
+    seals = server.post(M, {"game": "seven-seals", "players": ["Ann", "Ben", "Cid"]})
+    german_phone.open(f"#/m/{seals['id']}?t={seals['token']}")
+    expect(page.locator("[data-path='bids[0]'] .seal-adders [data-colour=violet]")
+           ).to_contain_text("Violett")
+
+    club = server.post(C, {"name": "Jassclub"})
+    made = server.post(M, {"game": "tschau-sepp", "players": ["Ann", "Ben"],
+                           "options": {"games": 1}, "club": club["id"]}, club["token"])
+    server.post(f"{M}/{made['id']}/rounds", {"winner": 0, "penalty": [0, 9]}, made["token"])
+    german_phone.open(f"#/c/{club['id']}/ladder?v={club['view_token']}")
+    rating = page.locator("table.ladder td[data-ordinal]").first
+    expect(rating).to_have_attribute("title", re.compile(
+        r"^Geschätzte Spielstärke [\d.,−-]+, Unsicherheit ± [\d.,]+$"))
+
+
+def test_the_offline_badge_speaks_italian(browser: Any, server: Server) -> None:
+    with phone_in_use(browser, server, locale="it-CH") as phone:
+        phone.open("#/")
+        phone.context.set_offline(True)
+        expect(phone.page.locator("#net")).to_have_text("Non in linea")
+        phone.context.set_offline(False)
+        expect(phone.page.locator("#net")).to_have_text("")
+
+
+def test_dropping_a_player_asks_first(phone: Any, server: Server) -> None:
+    tournament, ids = tournament_of_eight(server)
+    page = phone.page
+    phone.open("#/")
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)",
+                  ["tafelrunde.tournaments",
+                   json.dumps([{"id": tournament["id"], "token": tournament["token"]}])])
+    phone.open(f"#/t/{tournament['id']}")
+    drop = page.get_by_role("button", name="Ann drops out")
+    drop.click()
+    really = page.get_by_role("button", name="Really: Ann drops out?")
+    expect(really).to_be_visible()
+    assert all(p["active"] for p in server.get(f"{T}/{tournament['id']}")["players"])
+    really.click()
+    expect(page.locator(f".players-panel li[data-player='{ids[0]}']")).to_contain_text("dropped out")
+    assert [p["active"] for p in server.get(f"{T}/{tournament['id']}")["players"]][0] is False

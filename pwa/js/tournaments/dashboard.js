@@ -263,7 +263,17 @@ export async function dashboardScreen(root, id) {
           'aria-label': t('tt.edit_player', { name: p.name }), onclick: () => editing.open(p) }, '✎'),
         organiser && !over() && h('button', { type: 'button', class: 'secondary',
           'aria-label': t(p.active ? 'tt.drop_out_name' : 'tt.come_back_name', { name: p.name }),
-          onclick: () => toggle(p) }, t(p.active ? 'tt.drop_out' : 'tt.come_back'))))));
+          // Dropping out asks first (a second tap on the same button); coming back does not.
+          onclick: (event) => {
+            const button = event.currentTarget;
+            if (p.active && !('armed' in button.dataset)) {
+              button.dataset.armed = '';
+              button.textContent = t('tidy.drop_confirm', { name: p.name });
+              button.setAttribute('aria-label', t('tidy.drop_confirm', { name: p.name }));
+              return;
+            }
+            toggle(p);
+          } }, t(p.active ? 'tt.drop_out' : 'tt.come_back'))))));
     fillClubs(clubs, tournament);
   }
 
