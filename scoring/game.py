@@ -100,11 +100,16 @@ class OptionSpec:
 class SheetColumns:
     """How a game's round results and running totals read as score-sheet columns: a heading
     for each key (:class:`~scoring.messages.Vocabulary`, said in the reader's language), and the
-    keys whose values are a seat or a side, shown as that player's or side's name."""
+    keys whose values are a seat or a side, shown as that player's or side's name; ``entry``:
+    keys of the round's entry shown as columns too (what was said at the table and the result
+    does not repeat, such as Sea Change's trump at round end); ``values``: keys whose value is a
+    term of a vocabulary (a suit), said in the reader's language."""
 
     headings: Vocabulary
     seats: frozenset[str] = frozenset()
     sides: frozenset[str] = frozenset()
+    entry: tuple[str, ...] = ()
+    values: Mapping[str, Vocabulary] = field(default_factory=dict)
 
 
 OPTION_KINDS = ("int", "bool", "choice", "seat_groups", "choices", "values_by_rank")

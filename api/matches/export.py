@@ -6,6 +6,11 @@ totals (``Ann: penalty``, ``Ann: total penalty``). A list counts as per side whe
 per player, one per team when the standings have teams, or one per side of the standings (you
 and the AI in a solo match). Nothing here knows any game.
 
+After ``round``, the keys of the round's entry that the game shows on its sheet
+(``SheetColumns.entry``: Sea Change's trump at round end, as the suit's name); after the
+other columns that are not per side, the match's winner (its side names) on the round that
+decided it (issue 23, item 14).
+
 Cells: numbers stay numbers, an absent value (``None``, or a per-side list missing in a round) is
 an empty cell, ``True``/``False`` are words, anything else structured is its JSON text. The file
 itself is written by :mod:`api.shared.spreadsheet`.
@@ -19,6 +24,7 @@ from typing import Any
 
 from api.matches.schemas import Match
 from api.shared.spreadsheet import ENGLISH, Cell, Layout, SheetWords, csv_bytes
+from scoring import registry
 
 
 def _side_names(match: Match, count: int) -> list[str] | None:
@@ -78,7 +84,10 @@ def score_sheet_rows(match: Match, words: SheetWords = ENGLISH) -> list[list[Cel
                 scalar_keys.append(key)
     sides = max((len(names) for _, _, names in side_columns), default=0)
 
-    header: list[Cell] = [words.heading(key) for key in ("round", *scalar_keys)]
+    game = registry.game_by_id(match.game)
+    entry_keys = [k for k in (game.sheet.entry if game else ()) if k not in scalar_keys]
+    header: list[Cell] = [words.heading(key)
+                          for key in ("round", *entry_keys, *scalar_keys, "match_winner")]
     for side in range(sides):
         header += [
             words.side_heading(names[side], key, total=part == "totals")
@@ -87,7 +96,10 @@ def score_sheet_rows(match: Match, words: SheetWords = ENGLISH) -> list[list[Cel
     rows = [header]
     for played in match.rounds:
         row: list[Cell] = [played.number]
+        row += [_cell(k, played.entry.get(k), words) for k in entry_keys]
         row += [_cell(k, played.result.get(k), words) for k in scalar_keys]
+        decided = match.status == "finished" and played is match.rounds[-1]
+        row.append(_winners(match) if decided else None)
         for side in range(sides):
             for part, key, names in side_columns:
                 if side < len(names):
@@ -95,6 +107,12 @@ def score_sheet_rows(match: Match, words: SheetWords = ENGLISH) -> list[list[Cel
                     row.append(_cell(key, values[side], words) if side < len(values) else None)
         rows.append(row)
     return rows
+
+
+def _winners(match: Match) -> str:
+    """The sides that won, by name as the standings name them (a player, a team, the AI)."""
+    return ", ".join(str(line["name"]) for line in match.standings
+                     if line.get("team", line.get("seat")) in match.winners)
 
 
 def score_sheet_csv(match: Match, layout: Layout, words: SheetWords = ENGLISH) -> bytes:

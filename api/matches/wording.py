@@ -88,7 +88,7 @@ def sheet_words(words: Words, match: s.Match) -> SheetWords:
     if game is None:
         return sheet
     return sheet.with_columns(game.sheet.headings, names=names, seats=game.sheet.seats,
-                              sides=game.sheet.sides)
+                              sides=game.sheet.sides, values=game.sheet.values)
 
 
 class _Words(msgspec.Struct):

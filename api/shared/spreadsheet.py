@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
@@ -62,7 +62,8 @@ class Layout:
     decimal: str = "."
 
 
-HEADINGS = Vocabulary("a column heading of an export", {"round": "round"})
+HEADINGS = Vocabulary("a column heading of an export", {"round": "round",
+                                                        "match_winner": "match winner"})
 SIDE_ROUND = Message("", "{side}: {key}")
 SIDE_TOTAL = Message("", "{side}: total {key}")
 
@@ -78,12 +79,14 @@ class SheetWords:
     names: Names = NO_NAMES
     seats: frozenset[str] = frozenset()
     sides: frozenset[str] = frozenset()
+    values: Mapping[str, Vocabulary] = field(default_factory=dict)
 
     def with_columns(self, headings: Vocabulary, *, names: Names = NO_NAMES,
                      seats: frozenset[str] = frozenset(),
-                     sides: frozenset[str] = frozenset()) -> SheetWords:
+                     sides: frozenset[str] = frozenset(),
+                     values: Mapping[str, Vocabulary] | None = None) -> SheetWords:
         return replace(self, headings=(*self.headings, headings), names=names, seats=seats,
-                       sides=sides)
+                       sides=sides, values=values or {})
 
     def _term(self, key: str) -> str:
         for vocabulary in self.headings:
@@ -106,7 +109,10 @@ class SheetWords:
         return self.wording.term(YES_NO, str(value), "")
 
     def value(self, key: str, value: Any) -> Any:
-        """A seat or side of a column that names one, as its name; any other value as it is."""
+        """A seat or side of a column that names one, as its name; a term of a column that
+        has a vocabulary (a suit) in the reader's language; any other value as it is."""
+        if isinstance(value, str) and key in self.values:
+            return self.wording.term(self.values[key], value, "")
         if isinstance(value, int) and not isinstance(value, bool):
             kind = SEAT if key in self.seats else SIDE if key in self.sides else None
             if kind is not None:

@@ -8,6 +8,9 @@ the app's own stylesheets): it links :data:`PRINT_CSS`, served at ``PRINT_CSS_PA
 from __future__ import annotations
 
 from html import escape
+from zoneinfo import ZoneInfo
+
+from babel.dates import format_date
 
 from api.i18n import Phrase, Words, _
 from api.shared.spreadsheet import ENGLISH, Cell, Layout, SheetWords, csv_bytes
@@ -22,18 +25,22 @@ h1 { font-size: 18pt; margin: 0 0 2mm; }
 p.meta { margin: 0 0 5mm; color: #444; }
 table { width: 100%; border-collapse: collapse; }
 th, td { padding: 1.5mm 2mm; border-bottom: 0.3mm solid #bbb; text-align: left; }
-th { border-bottom: 0.6mm solid #111; }
+th { border-bottom: 0.6mm solid #111; font-size: 9pt; vertical-align: bottom; }
+td { white-space: nowrap; }
+td.name { white-space: normal; }
 td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 tr { break-inside: avoid; }
 thead { display: table-header-group; }
 """
 
 
+ZONE = ZoneInfo("Europe/Zurich")
 COLUMNS = ("rank", "player", "name", "club", "points", "tables")
 HEADINGS = Vocabulary("a column heading of the tournament standings", {
     "rank": "rank", "player": "no.", "name": "name", "club": "club", "points": "points",
     "tables": "tables", "average_points": "average points per table",
     "score_share": "score share", "opponents": "opponents' strength", "table_wins": "table wins",
+    "dropped": "dropped out",
 })
 TITLE = _("{tournament}: standings")
 AFTER_ROUND = _("{game} · standings after round {round} of {rounds}")
@@ -61,12 +68,14 @@ def standings_words(words: Words) -> SheetWords:
 
 
 def standings_rows(standings: s.Standings, words: SheetWords = ENGLISH) -> list[list[Cell]]:
-    """A heading row, then one row per player: numbers as numbers, no club as an empty cell."""
+    """A heading row, then one row per player: numbers as numbers, no club as an empty cell;
+    the last column says yes for a player who dropped out (added last, so the columns a
+    spreadsheet already reads by position stay where they were)."""
     criteria = list(standings.rows[0].tiebreaks) if standings.rows else []
-    rows: list[list[Cell]] = [[words.heading(key) for key in (*COLUMNS, *criteria)]]
+    rows: list[list[Cell]] = [[words.heading(key) for key in (*COLUMNS, *criteria, "dropped")]]
     for row in standings.rows:
         rows.append([row.rank, row.player, row.name, row.club, row.points, row.tables,
-                     *(row.tiebreaks[c] for c in criteria)])
+                     *(row.tiebreaks[c] for c in criteria), words.flag(row.dropped)])
     return rows
 
 
@@ -77,7 +86,10 @@ def standings_csv(standings: s.Standings, layout: Layout, words: SheetWords = EN
 def standings_html(tournament: s.Tournament, standings: s.Standings, words: Words) -> str:
     """The printable page in the reader's language, numbers in the reader's locale."""
     header, *rows = standings_rows(standings, standings_words(words))
-    numeric = {0, 1, 4, 5, *range(6, len(header))}
+    numeric = {0, 1, 4, 5, *range(6, len(header) - 1)}
+    no = standings_words(words).flag(False)
+    # On paper only the players who dropped out are marked: a column of "no" reads as noise.
+    rows = [[*row[:-1], "" if row[-1] == no else row[-1]] for row in rows]
 
     def shown(value: Cell) -> str:
         if value is None:
@@ -85,15 +97,18 @@ def standings_html(tournament: s.Tournament, standings: s.Standings, words: Word
         return words.number(value) if isinstance(value, int | float) else value
 
     def cells(values: list[Cell], tag: str) -> str:
-        number = ' class="number"'
-        return "".join(
-            f"<{tag}{number if i in numeric else ''}>{escape(shown(v))}</{tag}>"
-            for i, v in enumerate(values))
+        def kind(i: int) -> str:
+            return ' class="number"' if i in numeric else ' class="name"' if i == 2 else ""
+        return "".join(f"<{tag}{kind(i)}>{escape(shown(v))}</{tag}>" for i, v in enumerate(values))
 
     body = "\n".join(f"<tr>{cells(r, 'td')}</tr>" for r in rows)
     game = registry.game_by_id(tournament.game)
     game_name = tournament.game if game is None else game.name
     through = standings_line(tournament, standings, game_name)
+    # The day the tournament was set up, as the day reads in Switzerland (where the app is
+    # used; a tournament keeps no time zone of its own).
+    held = format_date(tournament.created_at.astimezone(ZONE).date(), format="long",
+                       locale=words.locale)
     return f"""<!DOCTYPE html>
 <html lang="{words.language}">
 <head>
@@ -103,7 +118,7 @@ def standings_html(tournament: s.Tournament, standings: s.Standings, words: Word
 </head>
 <body>
 <h1>{escape(tournament.name)}</h1>
-<p class="meta">{escape(words(through))}</p>
+<p class="meta">{escape(held)} · {escape(words(through))}</p>
 <table>
 <thead><tr>{cells(header, 'th')}</tr></thead>
 <tbody>

@@ -202,6 +202,8 @@ class StandingRow(msgspec.Struct):
     points: float
     tables: int
     tiebreaks: dict[str, float]
+    # Dropped out (not active): said in the standings, on the board and in every export.
+    dropped: bool = False
 
 
 class Standings(msgspec.Struct):

@@ -354,6 +354,7 @@ def standing_row(row: StandingRow, player: TournamentPlayerRow) -> s.StandingRow
         rank=row.rank, player=player.id, name=player.name, club=player.club, active=player.active,
         points=row.points, tables=row.tables_played,
         tiebreaks={API_CRITERIA[k]: v for k, v in row.tiebreaks.items() if k != "points"},
+        dropped=not player.active,
     )
 
 

@@ -24,12 +24,15 @@ function svg(tag, attrs = {}, ...children) {
   return el;
 }
 
-/** About `count` round tick values (steps of 1, 2 or 5 times a power of ten) covering lo…hi. */
-export function ticks(lo, hi, count = 4) {
+/**
+ * About `count` round tick values (steps of 1, 2 or 5 times a power of ten) covering lo…hi;
+ * `whole`: steps of at least 1, for numbers that are never fractions (points, penalty points).
+ */
+export function ticks(lo, hi, count = 4, whole = false) {
   if (lo === hi) return [lo];
   const rough = (hi - lo) / count;
   const power = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough);
+  const step = Math.max(whole ? 1 : 0, [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough));
   const values = [];
   for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) values.push(Number(v.toPrecision(12)));
   return values;
@@ -92,7 +95,8 @@ export function lineChart({ title, xLabel, yLabel, series, formatX = String, for
   let [y0, y1] = [Math.min(...all.map((p) => p.y)), Math.max(...all.map((p) => p.y))];
   if (x0 === x1) { x0 -= 1; x1 += 1; }
   if (y0 === y1) { y0 -= 1; y1 += 1; }
-  const yTicks = ticks(y0, y1);
+  // A penalty point or a point is never a half: an axis of whole numbers has whole ticks.
+  const yTicks = ticks(y0, y1, 4, all.every((p) => Number.isInteger(p.y)));
   // Rounds and matches are counted: no tick between two of them.
   const counted = all.every((p) => Number.isInteger(p.x));
   const xTicks = ticks(x0, x1).filter((v) => !counted || (Number.isInteger(v) && all.some((p) => p.x <= v) && all.some((p) => p.x >= v)));

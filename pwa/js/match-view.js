@@ -1,10 +1,10 @@
 // What every match screen shares: loading the match and its game, the tab bar, the standings table,
 // the round-by-round sheet, and error pages for unknown or private matches.
-import { Problem, game as loadGame, getMatch } from './api.js';
+import { Problem, call, game as loadGame, getMatch } from './api.js';
 import { h, replace } from './dom.js';
-import { dateTime, number, t } from './i18n.js';
+import { dateTime, has, number, t } from './i18n.js';
 import { gameModule } from './games/index.js';
-import { rememberMatch, writeToken } from './store.js';
+import { rememberMatch, storeTokens, tokensFor, writeToken } from './store.js';
 
 const FIXED = new Set(['seat', 'team', 'seats', 'name', 'rank']);
 
@@ -30,21 +30,54 @@ export function gameName(gameId) {
 export function header(view, active) {
   const { match } = view;
   const base = `#/m/${encodeURIComponent(match.id)}`;
-  const tabs = [['sheet', base], ['standings', `${base}/standings`], ['history', `${base}/history`],
-    ['share', `${base}/share`]];
+  // The first tab is what that screen shows: the entry form while there is a round to enter and
+  // this phone may enter it, the winner once the match is over, none for a view link (a viewer
+  // has nothing to enter: the link opens on the standings).
+  const first = match.status === 'finished' ? [['winner', `${base}/winner`, 'tidy.nav_winner']]
+    : view.canWrite ? [['sheet', base, 'nav.sheet']] : [];
+  const tabs = [...first, ['standings', `${base}/standings`, 'nav.standings'],
+    ['history', `${base}/history`, 'nav.history'], ['share', `${base}/share`, 'nav.share']];
   return h('div', { class: 'match-head' },
     h('h1', {}, gameName(match.game), h('small', {}, ` · ${match.players.map((p) => p.name).join(', ')}`)),
+    tablePlace(match.id),
     // Not over the round being entered, which must fit the phone's screen with Save in reach. A
     // match kept on this phone from before the API said when it was played has no played_at.
     active !== 'sheet' && match.played_at && h('p', { class: 'note played' },
       [t('match.played', { when: dateTime(match.played_at) }), match.location].filter(Boolean).join(' · ')),
-    h('nav', { class: 'tabs', 'aria-label': t('nav.match') }, tabs.map(([key, href]) => h('a', {
-      href, 'aria-current': key === active ? 'page' : null }, t(`nav.${key}`)))));
+    h('nav', { class: 'tabs', 'aria-label': t('nav.match') }, tabs.map(([key, href, label]) => h('a', {
+      href, 'aria-current': key === active ? 'page' : null, 'data-tab': key }, t(label)))));
+}
+
+const placeText = (place) => (place.name ? t('tidy.table_place', place) : t('tidy.table_place_unnamed', place));
+
+/**
+ * A tournament table's phone says where it is: the tournament, the round and the table. The
+ * table's link carries round and table; the tournament's name is read once (a private
+ * tournament's stays unread: the table's token does not read it) and kept with the link.
+ */
+function tablePlace(matchId) {
+  const place = tokensFor(matchId).tournament;
+  if (!place) return null;
+  const line = h('p', { class: 'note table-place', 'data-table-place': '' }, placeText(place));
+  if (!place.name) {
+    call(`/tournaments/${encodeURIComponent(place.id)}`).then((tournament) => {
+      const named = { ...place, name: tournament.name };
+      storeTokens(matchId, { tournament: named });
+      line.textContent = placeText(named);
+    }).catch(() => {});
+  }
+  return line;
 }
 
 /** The names of the sides that won (a player, a team, the solo AI); empty until the match ends. */
 export function winnerNames(match) {
   return match.standings.filter((row) => match.winners.includes(row.team ?? row.seat)).map((row) => row.name);
+}
+
+/** A total's short name, its long one said on hover and to a screen reader ("SP": Siegpunkte). */
+function totalLabel(key) {
+  if (!has(`tidy.total_long.${key}`)) return t(`total.${key}`);
+  return h('abbr', { title: t(`tidy.total_long.${key}`), 'aria-label': t(`tidy.total_long.${key}`) }, t(`total.${key}`));
 }
 
 export function standingsTable(match) {
@@ -54,7 +87,7 @@ export function standingsTable(match) {
     h('caption', { class: 'sr-only' }, t('standings.title')),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('standings.rank')),
       h('th', { scope: 'col' }, t('standings.name')),
-      columns.map((c) => h('th', { scope: 'col', class: 'num' }, t(`total.${c}`))))),
+      columns.map((c) => h('th', { scope: 'col', class: 'num' }, totalLabel(c))))),
     h('tbody', {}, rows.map((row) => h('tr', { 'data-rank': row.rank },
       h('td', {}, t('rank.ordinal', { n: row.rank })), h('th', { scope: 'row' }, row.name),
       columns.map((c) => h('td', { class: 'num', 'data-total': c }, number(row[c])))))));
@@ -69,7 +102,7 @@ export function standingsStrip(match) {
   if (!rows.length) return null;
   const [total] = Object.keys(rows[0]).filter((k) => !FIXED.has(k));
   return h('div', { class: 'strip' },
-    h('span', { class: 'strip-label', id: 'strip-label' }, t(`total.${total}`)),
+    h('span', { class: 'strip-label', id: 'strip-label' }, totalLabel(total)),
     h('ol', { 'aria-labelledby': 'strip-label' }, rows.map((row) => h('li', { 'data-rank': row.rank },
       h('span', { class: 'rank' }, t('rank.ordinal', { n: row.rank })), ' ', row.name, ' ',
       h('strong', { 'data-total': total }, number(row[total]))))));
@@ -79,6 +112,13 @@ export function roundSheet(view, { edit = false } = {}) {
   const { match, module } = view;
   const sides = module.sides(match);
   const base = `#/m/${encodeURIComponent(match.id)}`;
+  // A game's marks in the cells (Sea Change's ★) are said under the sheet.
+  return [roundTable(view, sides, base, edit), module.legend && match.rounds.length > 0
+    && h('p', { class: 'hint legend' }, module.legend())];
+}
+
+function roundTable(view, sides, base, edit) {
+  const { match, module } = view;
   return h('table', { class: 'sheet' },
     h('caption', { class: 'sr-only' }, t('sheet.rounds')),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'),

@@ -99,9 +99,10 @@ TRICKS_NEEDED = Message(
     "tricks each side took, as the fewest cards collected decide.", kinds={"sides": SIDES})
 COLUMNS = Vocabulary("a column of the Sea Change score sheet", {
     "scores": "points", "vp": "VP", "cards": "cards collected", "trump_zero": "trump 0",
-    "points": "points",
+    "points": "points", "final_trump": "trump at round end",
 })
-SHEET = SheetColumns(COLUMNS, sides=frozenset({"trump_zero"}))
+SHEET = SheetColumns(COLUMNS, sides=frozenset({"trump_zero"}), entry=("final_trump",),
+                     values={"final_trump": SUIT})
 SIDES_RULE = Message("sides_rule", "One side per player; with teams, one per team, in the order "
                      "the teams are given; solo, you and the AI.")
 TARGET_REACHED = Message("target_reached", "{side} reached {vp} VP.", kinds={"side": SIDE})

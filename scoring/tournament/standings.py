@@ -15,6 +15,9 @@ Decisions:
   points of every tablemate, counted once per table shared; 0 without tables) and
   ``table_wins`` (first places, a shared first counting as a win). The default chain is points →
   score share → opponents' strength → table wins; players equal on the whole chain share a rank.
+- A player with no counted table ranks after every player who has one, whatever the chain says:
+  nothing is known of them yet, and a tiebreak such as the score share can be below zero for a
+  player who played (issue 23). They share the rank after the last player who played.
 - Values are compared rounded to 9 decimal places, so sums of thirds that differ only by
   floating-point noise still tie; rows show the unrounded values.
 """
@@ -165,7 +168,7 @@ def tournament_standings(
     chain = [values[name] for name in scoring.tiebreaks]
     listed = list(order)
     # (Any: ranking's comparable protocol wants __lt__(object), which tuple's stub lacks.)
-    keys: list[Any] = [tuple(-round(c[p], _DIGITS) for c in chain) for p in listed]
+    keys: list[Any] = [(played[p] == 0, *(-round(c[p], _DIGITS) for c in chain)) for p in listed]
     ranks = shared_ranks(keys)
     rows = [
         StandingRow(

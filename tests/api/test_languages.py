@@ -271,7 +271,7 @@ async def test_no_json_word_reaches_a_player(client: Client) -> None:
 
 @pytest.mark.parametrize(("game", "options", "language", "said"), [
     ("sea-change", {"suits": ["pink", "blue", "red"]}, "de",
-     "«pink» geht hier nicht; wähle Blau, Grün, Lila, Rot oder Gelb."),
+     "«pink» geht hier nicht; wähle Blau, Grün, Violett, Rot oder Gelb."),
     ("tschau-sepp", {"card_faces": "german"}, "fr", "«german» n’est pas possible ici ; "
      "choisissez cartes françaises ou cartes suisses alémaniques."),
     ("tschau-sepp", {"scoring": "points"}, "it",

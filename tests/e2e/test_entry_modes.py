@@ -205,6 +205,8 @@ def test_a_private_match_is_read_only_with_its_view_link_and_writable_with_its_e
     assert refused.value.code in (401, 403)
     phone.open(f"#/m/{match['id']}?v={match['view_token']}")
     viewer = phone.page
+    # A view link opens on the standings: a viewer has no round to enter.
+    expect(viewer.locator("[data-tab=standings]")).to_have_attribute("aria-current", "page")
     expect(viewer.get_by_text("View only: you need the edit link to enter rounds.")).to_be_visible()
     assert viewer.locator("form.entry-form").count() == 0
     second_phone.open(f"#/m/{match['id']}?t={match['token']}")
@@ -218,7 +220,7 @@ def test_a_private_match_is_read_only_with_its_view_link_and_writable_with_its_e
     editor.get_by_role("button", name="Save round").click()
     expect(editor.locator(".entry-head h2")).to_contain_text("Round 2")
     # The viewer follows the private match live with its view token, still without entry.
-    expect(viewer.locator(".strip li[data-rank='1']")).to_contain_text("Ann", timeout=2000)
+    expect(viewer.locator(".standings tr[data-rank='1']")).to_contain_text("Ann", timeout=2000)
     assert viewer.locator("form.entry-form").count() == 0
     viewer.goto(f"{server.base}/#/m/{match['id']}/history")
     expect(viewer.locator(".sheet [data-round='1']")).to_be_visible()

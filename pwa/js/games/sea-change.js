@@ -38,6 +38,9 @@ export function roundCells(match, round) {
   return (round.result.scores || []).map((score, side) => `${number(score)}${vp[side] ? ' ★' : ''}`);
 }
 
+/** What the ★ in a round's cell means. */
+export const legend = () => t('tidy.star_legend');
+
 export const cardName = (id) => {
   const [suit, value] = id.split('-');
   return `${t(`sc.suit.${suit}`)} ${value}`;

@@ -103,12 +103,19 @@ export function entryForm({ match, game, initial, round }) {
   function bidder(seat, turn, { held, middle }) {
     const bid = bids[seat];
     const saboteurTaken = bids.some((b, s) => b.saboteur && s !== seat);
-    // The seals taken so far sit beside the name; tapping one puts it back.
+    // The seals taken so far sit beside the name; tapping one puts it back. A seal another
+    // player has taken from this one is gone from here at once: the white seal given for it
+    // shows in its place (its colour said to a screen reader), and only its taker gives it back.
+    const kept = { ...held[seat] };
     const chips = !bid.saboteur && h('div', { class: 'chips', role: 'group',
       'aria-label': t('ss.predicted', { name: name(seat) }) },
-    bid.seals.map((colour) => h('button', { type: 'button', class: `seal seal-${colour}`,
-      'aria-label': t('ss.remove_seal', { colour: t(`ss.colour.${colour}`) }),
-      onclick: () => remove(seat, colour) }, t(`ss.colour.${colour}`), ' ×')));
+    bid.seals.map((colour) => ((kept[colour] = (kept[colour] || 0) - 1) >= 0
+      ? h('button', { type: 'button', class: `seal seal-${colour}`, 'data-seal': colour,
+        'aria-label': t('ss.remove_seal', { colour: t(`ss.colour.${colour}`) }),
+        onclick: () => remove(seat, colour) }, t(`ss.colour.${colour}`), ' ×')
+      : h('span', { class: 'seal seal-white small', 'data-white-for': colour,
+        title: t('tidy.white_for', { colour: t(`ss.colour.${colour}`) }),
+        'aria-label': t('tidy.white_for', { colour: t(`ss.colour.${colour}`) }) }, t('ss.colour.white')))));
     const header = h('div', { class: 'bidder-head' },
       h('strong', {}, `${turn + 1}. ${name(seat)}`), chips,
       h('button', { type: 'button', class: 'toggle', 'aria-pressed': String(!!bid.saboteur),

@@ -102,6 +102,8 @@ export async function sheetScreen(root, id) {
   let view;
   try { view = await loadView(id); } catch (error) { return errorScreen(root, error); }
   if (view.match.status === 'finished') return go(`#/m/${encodeURIComponent(id)}/winner`, true);
+  // A view link opens where a viewer has something to read, not on an entry tab without a form.
+  if (!view.canWrite) return go(`#/m/${encodeURIComponent(id)}/standings`, true);
   const summary = h('section', { class: 'summary' });
   const waiting = h('section', { class: 'pending', 'aria-live': 'polite' });
   let form = null;

@@ -19,8 +19,9 @@ export async function standingsScreen(root, id) {
       h('section', { class: 'panel' }, h('h2', {}, t('standings.after', { n: match.rounds.length })),
         standingsTable(match), !finished && nextDealer(match),
         finished ? h('a', { class: 'button primary', href: `${base}/winner` }, t('standings.see_winner'))
-          : view.canWrite && h('a', { class: 'button primary next-round', href: base },
-            t('standings.enter_round', { n: match.rounds.length + 1 }))),
+          : view.canWrite ? h('a', { class: 'button primary next-round', href: base },
+            t('standings.enter_round', { n: match.rounds.length + 1 }))
+            : h('p', { class: 'hint' }, t('sheet.view_only'))),
       scoreChart(view),
       match.rounds.length > 0 && h('section', { class: 'panel' }, h('h2', {}, t('sheet.rounds')), roundSheet(view)));
   }

@@ -71,7 +71,7 @@ export async function winnerScreen(root, id) {
   const { match } = view;
   if (match.status !== 'finished') return go(`#/m/${encodeURIComponent(id)}/standings`, true);
   const names = winnerNames(match);
-  replace(root, header(view, 'standings'),
+  replace(root, header(view, 'winner'),
     h('section', { class: 'panel winner' }, confetti(), trophy(),
       h('h2', { id: 'winner-names' }, t(names.length > 1 ? 'winner.shared' : 'winner.single',
         { names })),

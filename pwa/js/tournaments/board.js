@@ -16,31 +16,52 @@ import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { oneAtATime } from '../live.js';
 import {
-  currentRound, followTournament, formatNumber, loadStandings, loadTournament, playerNames, roundLine,
-  standingsCaption, stateBadge, tournamentError, tournamentRoute,
+  currentRound, droppedMark, followTournament, formatNumber, loadStandings, loadTournament, playerNames, roundLine,
+  standingsCaption, stateBadge, tiebreakKeys, tiebreakLabel, tournamentError, tournamentRoute,
 } from './common.js';
 
 const SMALLEST = 14; // px: still read from the back of a room at 1280×720
 const LARGEST = 48;
-const COLUMN_EM = 17; // a standings column: rank, a name, points
+const COLUMN_EM = 17; // a standings column: rank, a name, points (the tiebreak, when shown, narrows them)
 const SCROLL_PX_PER_S = 40;
 const PAUSE_MS = 4000;
 const PAGE_MS = 9000;
 const RETRY_MS = 5000;
 
-function standingsColumns(standings, columns) {
+function standingsColumns(tournament, standings, columns, withTiebreak) {
   const per = Math.ceil(standings.rows.length / columns) || 1;
   const chunks = [];
   for (let at = 0; at < standings.rows.length; at += per) chunks.push(standings.rows.slice(at, at + per));
+  // The first tiebreak after the points: what separates players the points leave tied.
+  const [tiebreak] = withTiebreak ? tiebreakKeys(tournament, standings.rows) : [];
   return chunks.map((rows) => h('table', { class: 'board-standings' },
     h('thead', {}, h('tr', {}, h('th', { scope: 'col', class: 'num' }, t('standings.rank')),
       h('th', { scope: 'col' }, t('standings.name')),
-      h('th', { scope: 'col', class: 'num' }, t('tt.points')))),
+      h('th', { scope: 'col', class: 'num' }, t('tt.points')),
+      tiebreak && h('th', { scope: 'col', class: 'num', 'data-tiebreak': tiebreak }, tiebreakLabel(tiebreak)))),
     h('tbody', {}, rows.map((row) => h('tr', { 'data-player': row.player, 'data-rank': row.rank,
       class: row.active === false ? 'inactive' : null },
     h('td', { class: 'num' }, t('rank.ordinal', { n: row.rank })),
-    h('th', { scope: 'row', class: 'board-name' }, row.name),
-    h('td', { class: 'num', 'data-total': 'points' }, formatNumber(row.points)))))));
+    h('th', { scope: 'row', class: 'board-name' }, row.name, droppedMark(row)),
+    h('td', { class: 'num', 'data-total': 'points' }, formatNumber(row.points)),
+    tiebreak && h('td', { class: 'num', 'data-tiebreak': tiebreak }, formatNumber(row.tiebreaks[tiebreak])))))));
+}
+
+/**
+ * A finished tournament's winner and podium: every player ranked 1 to 3 (a shared rank shares
+ * its step), above the full standings.
+ */
+function podium(tournament, standings) {
+  if (tournament.status !== 'finished' || !standings.rows.length) return null;
+  const top = standings.rows.filter((row) => row.rank <= 3);
+  const winners = top.filter((row) => row.rank === 1).map((row) => row.name);
+  return h('section', { class: 'board-podium', 'aria-labelledby': 'board-winner' },
+    h('h2', { id: 'board-winner' }, t(winners.length > 1 ? 'winner.shared' : 'winner.single', { names: winners })),
+    h('ol', { class: 'podium' }, [1, 2, 3].map((rank) => top.filter((row) => row.rank === rank))
+      .filter((rows) => rows.length).map((rows) => h('li', { 'data-rank': rows[0].rank },
+        h('span', { class: 'podium-place' }, t('rank.ordinal', { n: rows[0].rank })), ' ',
+        rows.map((row) => row.name).join(', '), ' ',
+        h('span', { class: 'podium-points' }, formatNumber(rows[0].points))))));
 }
 
 function seating(tournament, round) {
@@ -176,6 +197,7 @@ function showBoard(root, id, first) {
   const body = h('div', { class: 'board-body' });
   const board = h('div', { class: 'board-screen' }, head, body);
   const scroller = autoScroll(body);
+  let withTiebreak = true;
 
   /**
    * The board at `px`: standings in as many columns as the width holds with every name on one
@@ -189,13 +211,13 @@ function showBoard(root, id, first) {
     roundText.textContent = roundLine(tournament);
     replace(done, progress(round));
     const columnsBox = h('div', { class: 'board-columns' });
-    replace(body, playing && seating(tournament, round),
+    replace(body, playing && seating(tournament, round), podium(tournament, standings),
       h('section', { class: 'board-ranking', 'aria-labelledby': 'board-standings-title' },
         h('h2', { id: 'board-standings-title' }, standingsCaption(tournament, standings)),
         columnsBox));
     let columns = Math.max(1, Math.floor(columnsBox.clientWidth / (COLUMN_EM * px)));
     for (;;) {
-      replace(columnsBox, standingsColumns(standings, columns));
+      replace(columnsBox, standingsColumns(tournament, standings, columns, withTiebreak));
       if (columns === 1 || columnsBox.scrollWidth <= columnsBox.clientWidth + 1) break;
       columns -= 1;
     }
@@ -206,7 +228,13 @@ function showBoard(root, id, first) {
   /** The largest font (whole px) at which the board fits the screen; the smallest otherwise, scrolling. */
   function draw() {
     let [low, high] = [SMALLEST, LARGEST];
+    // The tiebreak column while everyone still fits with it; a field too large goes without.
+    withTiebreak = true;
     drawAt(low);
+    if (!fits()) {
+      withTiebreak = false;
+      drawAt(low);
+    }
     if (!fits()) {
       scroller.run(true);
       return;

@@ -95,7 +95,7 @@ export function organiserMatchLink(tournament, round, table, label) {
     onclick: () => { if (token) storeTokens(table.match_id, { token, tournament: place, organiser: true }); } }, label);
 }
 
-function tiebreakKeys(tournament, rows) {
+export function tiebreakKeys(tournament, rows) {
   const present = new Set(rows.flatMap((row) => Object.keys(row.tiebreaks || {})));
   const chain = tournament.tiebreaks.filter((key) => present.has(key));
   return [...chain, ...[...present].filter((key) => !chain.includes(key))];
@@ -116,6 +116,12 @@ export function standingsCaption(tournament, standings) {
     confirmed: round.tables.filter((x) => x.state === 'confirmed').length });
 }
 
+/** Said, not only greyed: a player who dropped out keeps their place in the standings. */
+export function droppedMark(row) {
+  return (row.dropped ?? row.active === false)
+    ? h('span', { class: 'note dropped', 'data-dropped': '' }, t('tt.dropped_out')) : null;
+}
+
 /**
  * The standings; on a narrow screen the tiebreak columns wait behind a button (CSS: the table
  * fits 360 px with rank, name, points and tables), on a wide one they are always shown.
@@ -134,7 +140,7 @@ export function standingsTable(tournament, standings, { links = true } = {}) {
       class: row.active === false ? 'inactive' : null },
     h('td', {}, t('rank.ordinal', { n: row.rank })),
     h('th', { scope: 'row' }, links ? h('a', { href: `${base}/p/${row.player}` }, row.name) : row.name,
-      row.club && h('span', { class: 'note' }, row.club)),
+      row.club && h('span', { class: 'note' }, row.club), droppedMark(row)),
     h('td', { class: 'num', 'data-total': 'points' }, formatNumber(row.points)),
     h('td', { class: 'num' }, String(row.tables)),
     keys.map((key) => h('td', { class: 'num', 'data-tiebreak': key }, formatNumber(row.tiebreaks[key])))))));

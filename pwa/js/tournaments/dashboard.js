@@ -203,6 +203,7 @@ export async function dashboardScreen(root, id) {
   const earlier = h('div');
   const clubs = h('datalist', { id: 'tt-clubs' });
   const editing = editPlayerForm(id, () => act(async () => {}, players));
+  const over = () => tournament.status === 'finished';
 
   // Every read after an action or a live change goes through one queue: a slow answer never
   // overwrites a newer one.
@@ -260,23 +261,36 @@ export async function dashboardScreen(root, id) {
           h('span', { class: 'note' }, [p.club, !p.active && t('tt.dropped_out')].filter(Boolean).join(' · '))),
         organiser && h('button', { type: 'button', class: 'icon edit-player-button',
           'aria-label': t('tt.edit_player', { name: p.name }), onclick: () => editing.open(p) }, '✎'),
-        organiser && h('button', { type: 'button', class: 'secondary',
+        organiser && !over() && h('button', { type: 'button', class: 'secondary',
           'aria-label': t(p.active ? 'tt.drop_out_name' : 'tt.come_back_name', { name: p.name }),
-          onclick: () => toggle(p) }, t(p.active ? 'tt.drop_out' : 'tt.come_back'))))));
+          // Dropping out asks first (a second tap on the same button); coming back does not.
+          onclick: (event) => {
+            const button = event.currentTarget;
+            if (p.active && !('armed' in button.dataset)) {
+              button.dataset.armed = '';
+              button.textContent = t('tidy.drop_confirm', { name: p.name });
+              button.setAttribute('aria-label', t('tidy.drop_confirm', { name: p.name }));
+              return;
+            }
+            toggle(p);
+          } }, t(p.active ? 'tt.drop_out' : 'tt.come_back'))))));
     fillClubs(clubs, tournament);
   }
 
   function draw() {
+    // Once the last round is complete nobody registers or drops out any more.
+    if (register) register.hidden = over();
     replace(head, tournamentHeader(tournament, 'overview'));
     drawRound();
     drawPlayers();
     replace(table, h('h2', {}, t('standings.title')), standingsTable(tournament, standings));
   }
 
+  const register = organiser && registerForm(id, () => act(async () => {}, players));
   const view = tournament.private && recentTournaments().find((x) => x.id === id)?.view;
   const link = `${location.origin}${location.pathname}${tournamentRoute(id)}${view ? `?v=${encodeURIComponent(view)}` : ''}`;
   const code = qrCode(link, t('share.qr_of', { what: t('tt.link') }));
-  replace(root, head, round, organiser && registerForm(id, () => act(async () => {}, players)), players,
+  replace(root, head, round, register, players,
     organiser && editing.form, clubs, table,
     earlier, exportsPanel(tournament, organiser),
     h('details', { class: 'panel' }, h('summary', {}, t('tt.link')), h('p', { class: 'hint' }, t('tt.link_hint')),
