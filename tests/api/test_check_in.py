@@ -8,13 +8,13 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
+from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 
 from api.app import create_app
-from api.server.settings import Settings
 from api.edge.problems import Forbidden
+from api.server.settings import Settings
 from api.tournaments import service
 from tests.api.test_tournaments import (
     BASE,

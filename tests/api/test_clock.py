@@ -10,8 +10,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from litestar import Litestar
-from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 from litestar.testing import AsyncTestClient
+from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 
 from api.app import create_app
 from api.server.settings import Settings
