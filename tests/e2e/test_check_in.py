@@ -77,7 +77,8 @@ def test_a_player_checks_in_by_the_code_and_sees_the_table_live_with_the_clock(
     for index, player in enumerate(table["players"]):
         expect(page.locator("#my-seats li").nth(index)).to_contain_text(names[player - 1])
     # Seat 0 sits left of the first dealer: the last seat deals first.
-    expect(page.locator("#my-dealer")).to_have_text(f"{names[table['players'][-1] - 1]} deals next.")
+    dealer = names[table["players"][-1] - 1]
+    expect(page.locator("#my-dealer")).to_have_text(f"{dealer} deals next.")
     # The organiser starts the clock: the phone shows it and counts down by itself.
     server.post(f"{T}/{tournament['id']}/clock", {"action": "start", "minutes": 30},
                 tournament["token"])
