@@ -153,6 +153,14 @@ class TournamentController(Controller):
         return await day.set_clock(session, broker(request), tournament_id,
                                    authorization(request), data)
 
+    @get("/{tournament_id:str}/clock", operation_id="getClock", raises=READ,
+         responses=documented(*READ), security=SECURITY)
+    async def read_clock(self, request: Request[Any, Any, Any], session: Session,
+                         tournament_id: TournamentId) -> s.ClockReading:
+        """The round clock, for a table's phone: whoever reads the tournament, and in a private
+        one also its tables' and players' tokens."""
+        return await service.read_clock(session, tournament_id, authorization(request))
+
     @get("/{tournament_id:str}/players/{player_id:int}", operation_id="getTournamentPlayer",
          raises=READ, responses=documented(*READ), security=SECURITY)
     async def player(self, request: Request[Any, Any, Any],

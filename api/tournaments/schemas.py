@@ -131,6 +131,14 @@ class Clock(msgspec.Struct):
     tables: dict[str, TableClock]
 
 
+class ClockReading(Clock):
+    """The clock as a table's phone reads it, with when it warns and the tournament's version
+    (its events say when to read again)."""
+
+    warn_minutes: int
+    version: int
+
+
 class Table(msgspec.Struct):
     table: int
     match_id: str

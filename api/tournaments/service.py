@@ -377,18 +377,32 @@ async def _player_token_hash(session: AsyncSession, tournament_id: str,
 
 
 async def events_readable(session: AsyncSession, tournament_id: str,
-                          authorization: str | None) -> None:
-    """Who may follow a tournament's events: its readers, and in a private one also any of its
-    players' tokens (their phones follow their own view)."""
+                          authorization: str | None) -> TournamentRow:
+    """Who may follow a tournament's events and read its clock: its readers, and in a private one
+    also its players' tokens (their phones follow their own view) and its tables' tokens (a
+    table's phone shows the clock)."""
     row = await load_tournament(session, tournament_id)
     if row.private and authorization is not None:
-        token = auth.bearer_token(authorization)
-        player = (await session.execute(select(col(TournamentPlayerRow.id)).where(
+        token_hash = auth.token_hash(auth.bearer_token(authorization))
+        player = select(col(TournamentPlayerRow.id)).where(
             col(TournamentPlayerRow.tournament_id) == tournament_id,
-            col(TournamentPlayerRow.token_hash) == auth.token_hash(token)))).first()
-        if player is not None:
-            return
+            col(TournamentPlayerRow.token_hash) == token_hash)
+        table = select(col(TournamentTableRow.table)).join(
+            MatchRow, col(MatchRow.id) == col(TournamentTableRow.match_id)).where(
+            col(TournamentTableRow.tournament_id) == tournament_id,
+            col(MatchRow.write_token_hash) == token_hash)
+        if (await session.execute(player.union_all(table).limit(1))).first() is not None:
+            return row
     read_kind(authorization, row)
+    return row
+
+
+async def read_clock(session: AsyncSession, tournament_id: str,
+                     authorization: str | None) -> s.ClockReading:
+    row = await events_readable(session, tournament_id, authorization)
+    shown = clock.view(row.clock, now())
+    return s.ClockReading(**msgspec.structs.asdict(shown), warn_minutes=row.warn_minutes,
+                          version=row.version)
 
 
 # --- standings ------------------------------------------------------------------------------

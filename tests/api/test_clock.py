@@ -193,3 +193,27 @@ async def start_next(client: Client, tournament: dict[str, Any]) -> None:
         ok(await confirm(client, tournament, 1, table["table"], table["table_token"]))
     assert view["current_round"] == 1
     await start(client, tournament)
+
+
+async def test_a_tables_phone_reads_the_clock_of_a_private_tournament(client: Client) -> None:
+    tournament = await new_tournament(client, private=True, check_in=True, warn_minutes=4)
+    await register(client, tournament, NAMES[:3])
+    player = ok(await client.post(f"{BASE}/{tournament['id']}/check-in", json={
+        "code": tournament["check_in_code"], "name": NAMES[3]}), 201)
+    started = await start(client, tournament)
+    ok(await clock(client, tournament, {"action": "start", "minutes": 20}))
+    url = f"{BASE}/{tournament['id']}/clock"
+    for token in (started["tables"][0]["table_token"], player["player_token"],
+                  tournament["view_token"], tournament["token"]):
+        seen = ok(await client.get(url, headers=bearer(token)))
+        assert seen["state"] == "running"
+        assert seen["warn_minutes"] == 4
+        assert seen["version"] == ok(await client.get(
+            f"{BASE}/{tournament['id']}", headers=bearer(tournament["token"])))["version"]
+    problem(await client.get(url), 401)
+    other = await new_tournament(client)
+    for wrong in ("wrong", other["token"]):
+        problem(await client.get(url, headers=bearer(wrong)), 403)
+    public = await new_tournament(client)
+    assert ok(await client.get(f"{BASE}/{public['id']}/clock"))["state"] == "stopped"
+    problem(await client.get(f"{BASE}/nope/clock"), 404)
