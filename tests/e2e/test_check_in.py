@@ -175,3 +175,32 @@ def test_the_board_shows_the_clock_large_and_a_check_in_code_a_camera_reads(
         read = qr_link(qr, tmp_path / "board-qr.png")
         assert read.split("#", 1)[1].startswith(f"/t/{tournament['id']}/check-in?")
         assert parse_qs(read.split("?", 1)[1])["code"] == [tournament["check_in_code"]]
+
+
+def test_a_tables_phone_shows_the_clock_with_its_own_extra_time(
+        phone: Phone, server: Server) -> None:
+    tournament = new_tournament(server, private=True)
+    for name in ["Ann", *OTHERS]:
+        server.post(f"{T}/{tournament['id']}/check-in",
+                    {"code": tournament["check_in_code"], "name": name})
+    started = server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+    table = started["tables"][1]
+    page = phone.page
+    # The table's link, as its QR code on the table card holds it.
+    page.goto(f"{server.base}/#/m/{table['match_id']}?t={table['table_token']}"
+              f"&tt={tournament['id']}.1.{table['table']}")
+    page.wait_for_selector("body[data-ready]")
+    clock = page.locator(f"#clock-table-{table['table']}")
+    expect(clock).to_be_hidden()
+    server.post(f"{T}/{tournament['id']}/clock", {"action": "start", "minutes": 20},
+                tournament["token"])
+    expect(clock).to_be_visible(timeout=15000)
+    assert 19 * 60 <= seconds_shown(clock.locator(".clock-time").inner_text()) <= 20 * 60
+    # Five more minutes for this table alone: its phone shows its own time.
+    server.post(f"{T}/{tournament['id']}/clock",
+                {"action": "extend", "minutes": 5, "table": table["table"]}, tournament["token"])
+    deadline = time.monotonic() + 15
+    while seconds_shown(clock.locator(".clock-time").inner_text()) < 24 * 60:
+        assert time.monotonic() < deadline, "the table's extra time is not shown"
+        time.sleep(0.2)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
