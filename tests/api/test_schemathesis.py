@@ -55,7 +55,8 @@ def new_match(client: TestClient[Any], game: str, players: list[str],
     return match
 
 
-TOURNAMENT_DAY = {"checkIn", "setClock", "getTournamentPlayer", "getTournament", "changePlayer"}
+TOURNAMENT_DAY = {"checkIn", "setClock", "getClock", "getTournamentPlayer", "getTournament",
+                  "changePlayer"}
 """Tried on a running tournament with check-in and its clock started too, with its organiser's
 token: the clock and the player's view answer their real shapes."""
 
