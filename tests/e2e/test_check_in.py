@@ -7,6 +7,7 @@ link."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -203,4 +204,38 @@ def test_a_tables_phone_shows_the_clock_with_its_own_extra_time(
     while seconds_shown(clock.locator(".clock-time").inner_text()) < 24 * 60:
         assert time.monotonic() < deadline, "the table's extra time is not shown"
         time.sleep(0.2)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_organiser_runs_the_clock_from_the_dashboard(phone: Phone, server: Server) -> None:
+    tournament = new_tournament(server)
+    for name in ["Ann", *OTHERS]:
+        server.post(f"{T}/{tournament['id']}/check-in",
+                    {"code": tournament["check_in_code"], "name": name})
+    server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+    as_organiser(phone, tournament)
+    page = phone.page
+    phone.open(f"#/t/{tournament['id']}")
+    page.fill("#clock-minutes", "25")
+    page.click('[data-clock="start"]')
+    clock = page.locator("#clock")
+    expect(clock).to_have_attribute("data-state", "running")
+    assert 24 * 60 <= seconds_shown(clock.locator(".clock-time").inner_text()) <= 25 * 60
+    page.click('[data-clock="pause"]')
+    expect(clock).to_have_attribute("data-state", "paused")
+    expect(page.locator('[data-clock="pause"]')).to_be_hidden()
+    page.click('[data-clock="extend"]')
+    expect(clock.locator(".clock-time")).to_have_text(re.compile(r"^(29|30):\d\d$"))
+    page.select_option("#clock-table", "2")
+    page.fill("#clock-table-minutes", "3")
+    page.click('[data-clock="extend-table"]')
+    expect(clock.locator('.clock-tables [data-table="2"]')).to_be_visible()
+    # Minutes being typed survive the dashboard being drawn again (after an action or a change).
+    page.fill("#clock-minutes", "12")
+    page.click('[data-clock="resume"]')
+    expect(clock).to_have_attribute("data-state", "running")
+    assert page.locator("#clock-minutes").input_value() == "12"
+    clock_now = server.get(f"{T}/{tournament['id']}")["clock"]
+    assert clock_now["state"] == "running"
+    assert set(clock_now["tables"]) == {"2"}
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]

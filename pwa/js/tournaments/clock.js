@@ -76,29 +76,47 @@ export function clockFace({ table = null, large = true } = {}) {
 }
 
 /**
- * The organiser's clock controls. `send(body)` posts a clock action and re-reads; `tables` are the
- * current round's table numbers.
+ * The organiser's clock controls, made once: `send(body)` posts a clock action and re-reads;
+ * `update(clock, tables)` shows the actions the clock's state allows for the current round's
+ * `tables`. The fields are never redrawn, so minutes being typed survive a live update.
  */
-export function clockControls(clock, tables, send) {
+export function clockControls(send) {
   const minutes = h('input', { id: 'clock-minutes', type: 'number', min: 1, max: 600, value: 40, inputmode: 'numeric' });
-  const table = h('select', { id: 'clock-table' }, tables.map((n) => h('option', { value: n }, t('tt.table_n', { n }))));
+  const table = h('select', { id: 'clock-table' });
   const tableMinutes = h('input', { id: 'clock-table-minutes', type: 'number', min: 1, max: 600, value: 5, inputmode: 'numeric' });
-  const state = clock?.state ?? 'stopped';
-  const button = (key, body, cls = 'secondary') => h('button', { type: 'button', class: cls, 'data-clock': body.action,
-    onclick: () => send(body) }, t(key));
-  return h('div', { class: 'clock-controls' },
+  const start = h('button', { type: 'button', 'data-clock': 'start',
+    onclick: () => send({ action: 'start', minutes: Number(minutes.value) }) }, t('ci.start_clock'));
+  const pause = h('button', { type: 'button', class: 'secondary', 'data-clock': 'pause',
+    onclick: () => send({ action: 'pause' }) }, t('ci.pause'));
+  const resume = h('button', { type: 'button', class: 'primary', 'data-clock': 'resume',
+    onclick: () => send({ action: 'resume' }) }, t('ci.resume'));
+  const five = h('button', { type: 'button', class: 'secondary', 'data-clock': 'extend',
+    onclick: () => send({ action: 'extend', minutes: 5 }) }, t('ci.plus_five'));
+  const oneTable = h('div', { class: 'row wrap' },
+    h('div', { class: 'field', 'data-path': 'table' }, h('label', { for: table.id }, t('ci.one_table')), table),
+    h('div', { class: 'field' }, h('label', { for: tableMinutes.id }, t('ci.minutes')), tableMinutes),
+    h('button', { type: 'button', class: 'secondary', 'data-clock': 'extend-table',
+      onclick: () => send({ action: 'extend', minutes: Number(tableMinutes.value), table: Number(table.value) }) },
+    t('ci.extend_table')));
+  const el = h('div', { class: 'clock-controls' },
     h('div', { class: 'row wrap' },
-      h('div', { class: 'field', 'data-path': 'minutes' }, h('label', { for: minutes.id }, t('ci.minutes')), minutes),
-      h('button', { type: 'button', class: state === 'stopped' ? 'primary' : 'secondary', 'data-clock': 'start',
-        onclick: () => send({ action: 'start', minutes: Number(minutes.value) }) }, t('ci.start_clock'))),
-    state !== 'stopped' && h('div', { class: 'row wrap' },
-      state === 'running' && button('ci.pause', { action: 'pause' }),
-      state === 'paused' && button('ci.resume', { action: 'resume' }, 'primary'),
-      button('ci.plus_five', { action: 'extend', minutes: 5 })),
-    state !== 'stopped' && tables.length > 0 && h('div', { class: 'row wrap' },
-      h('div', { class: 'field', 'data-path': 'table' }, h('label', { for: table.id }, t('ci.one_table')), table),
-      h('div', { class: 'field' }, h('label', { for: tableMinutes.id }, t('ci.minutes')), tableMinutes),
-      h('button', { type: 'button', class: 'secondary', 'data-clock': 'extend-table',
-        onclick: () => send({ action: 'extend', minutes: Number(tableMinutes.value), table: Number(table.value) }) },
-      t('ci.extend_table'))));
+      h('div', { class: 'field', 'data-path': 'minutes' }, h('label', { for: minutes.id }, t('ci.minutes')), minutes), start),
+    h('div', { class: 'row wrap' }, pause, resume, five), oneTable);
+  let shownTables = '';
+  return {
+    el,
+    update(clock, tables) {
+      const state = clock?.state ?? 'stopped';
+      start.className = state === 'stopped' ? 'primary' : 'secondary';
+      pause.hidden = state !== 'running';
+      resume.hidden = state !== 'paused';
+      five.hidden = state === 'stopped';
+      oneTable.hidden = state === 'stopped' || tables.length === 0;
+      if (tables.join() !== shownTables) {
+        const chosen = table.value;
+        shownTables = tables.join();
+        replace(table, tables.map((n) => h('option', { value: n, selected: String(n) === chosen }, t('tt.table_n', { n }))));
+      }
+    },
+  };
 }

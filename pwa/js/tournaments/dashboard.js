@@ -209,6 +209,8 @@ export async function dashboardScreen(root, id) {
   const earlier = h('div');
   const clockPanel = h('section', { class: 'panel clock-panel' });
   const face = clockFace();
+  const stoppedHint = h('p', { class: 'hint' }, t('ci.clock_stopped'));
+  let controls = null;
   const checkIn = h('div');
   const clubs = h('datalist', { id: 'tt-clubs' });
   const editing = editPlayerForm(id, () => act(async () => {}, players));
@@ -261,10 +263,13 @@ export async function dashboardScreen(root, id) {
     const current = tournament.round_list.at(-1);
     const send = (body) => act(() => tournamentCall(id, '/clock', { method: 'POST', write: true, body }), clockPanel);
     face.update(tournament.clock, tournament.warn_minutes);
-    replace(clockPanel, h('h2', {}, t('ci.clock')), face.el,
-      tournament.clock.state === 'stopped' && h('p', { class: 'hint' }, t('ci.clock_stopped')),
-      organiser && tournament.status !== 'finished'
-        && clockControls(tournament.clock, current ? current.tables.map((x) => x.table) : [], send));
+    controls ??= clockControls(send);
+    controls.update(tournament.clock, current ? current.tables.map((x) => x.table) : []);
+    stoppedHint.hidden = tournament.clock.state !== 'stopped';
+    if (!clockPanel.firstChild) {
+      replace(clockPanel, h('h2', {}, t('ci.clock')), face.el, stoppedHint, organiser && controls.el);
+    }
+    if (controls.el.isConnected) controls.el.hidden = tournament.status === 'finished';
   }
 
   function drawCheckIn() {
