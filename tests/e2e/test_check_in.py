@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PHONE, Phone, Server, phone_in_use, qr_link
+from tests.e2e.test_languages import english_on_screen, words
 
 pytestmark = pytest.mark.browser
 
@@ -239,3 +240,34 @@ def test_the_organiser_runs_the_clock_from_the_dashboard(phone: Phone, server: S
     assert clock_now["state"] == "running"
     assert set(clock_now["tables"]) == {"2"}
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "it"])
+def test_check_in_the_table_and_time_read_in_the_phones_language(
+        browser: Any, server: Server, lang: str) -> None:
+    tournament = new_tournament(server, warn_minutes=5)
+    with phone_in_use(browser, server, locale={"de": "de-CH", "fr": "fr-CH", "it": "it-CH"}[lang]) \
+            as phone:
+        page = phone.page
+        page.clock.install()
+        phone.open(f"#/t/{tournament['id']}/check-in?code={tournament['check_in_code']}")
+        expect(page.locator("#ci-send")).to_have_text(words(lang, "ci.send"))
+        assert english_on_screen(page, lang) == []
+        page.fill("#ci-name", "Ann")
+        page.click("#ci-send")
+        expect(page.locator("#no-table")).to_be_visible()
+        for name in OTHERS:
+            server.post(f"{T}/{tournament['id']}/check-in",
+                        {"code": tournament["check_in_code"], "name": name})
+        started = server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+        table = next(t for t in started["tables"] if 1 in t["players"])
+        expect(page.locator("#your-table")).to_have_text(words(
+            lang, "ci.your_table", table=table["table"], seat=table["players"].index(1) + 1),
+            timeout=15000)
+        server.post(f"{T}/{tournament['id']}/clock", {"action": "start", "minutes": 1},
+                    tournament["token"])
+        clock = page.locator("#clock")
+        expect(clock).to_have_attribute("data-state", "warning", timeout=15000)
+        page.clock.fast_forward("01:05")
+        expect(clock.locator(".clock-time")).to_have_text(words(lang, "ci.time_up"))
+        assert english_on_screen(page, lang) == []
