@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PHONE, Phone, Server, phone_in_use, qr_link
+from tests.e2e.test_accessibility import CONTRAST, OVERFLOW, TARGETS
 from tests.e2e.test_languages import english_on_screen, words
 
 pytestmark = pytest.mark.browser
@@ -271,3 +272,44 @@ def test_check_in_the_table_and_time_read_in_the_phones_language(
         page.clock.fast_forward("01:05")
         expect(clock.locator(".clock-time")).to_have_text(words(lang, "ci.time_up"))
         assert english_on_screen(page, lang) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_tournament_day_screens_meet_the_accessibility_measures(
+        browser: Any, server: Server, scheme: str) -> None:
+    """The main screens' measures (tests/e2e/test_accessibility.py) on check-in, the player's
+    view with the clock in its warning and at "Time!", and the dashboard with the clock and the
+    paid boxes: tap targets of 44 px, WCAG AA contrast, nothing wider than the phone."""
+    tournament = new_tournament(server, warn_minutes=5)
+    with phone_in_use(browser, server) as phone:
+        page = phone.page
+        page.emulate_media(color_scheme=scheme)
+        page.clock.install()
+        found: list[str] = []
+
+        def measure(where: str) -> None:
+            found.extend(f"{where}: {p}" for p in page.evaluate(TARGETS))
+            found.extend(f"{where}: {p}" for p in page.evaluate(CONTRAST))
+            overflow = page.evaluate(OVERFLOW)
+            if overflow:
+                found.append(f"{where}: {overflow}")
+
+        phone.open(f"#/t/{tournament['id']}/check-in?code={tournament['check_in_code']}")
+        measure("check-in")
+        for name in ["Ann", *OTHERS]:
+            server.post(f"{T}/{tournament['id']}/check-in",
+                        {"code": tournament["check_in_code"], "name": name})
+        server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+        server.post(f"{T}/{tournament['id']}/clock", {"action": "start", "minutes": 4},
+                    tournament["token"])
+        phone.open(f"#/t/{tournament['id']}/p/1")
+        expect(page.locator("#clock")).to_have_attribute("data-state", "warning")
+        measure("player, warning")
+        page.clock.fast_forward("04:05")
+        expect(page.locator("#clock")).to_have_attribute("data-state", "time")
+        measure("player, time")
+        as_organiser(phone, tournament)
+        phone.open(f"#/t/{tournament['id']}")
+        expect(page.locator("#clock")).to_be_visible()
+        measure("dashboard")
+    assert found == []
