@@ -224,12 +224,17 @@ def _declare_public_operations(app: Litestar) -> None:
 def _single_kinds_unwrapped(app: Litestar) -> None:
     for component in (app.openapi_schema.components.schemas or {}).values():
         properties = component.properties if isinstance(component, Schema) else None
-        for field in (properties or {}).values():
+        for name, field in (properties or {}).items():
             if isinstance(field, Schema) and field.one_of is not None \
                     and len(field.one_of) == 1 and isinstance(field.one_of[0], Schema) \
                     and field.one_of[0].type is not None:
                 field.type = field.one_of[0].type
                 field.one_of = None
+            elif isinstance(field, Schema) and field.one_of is not None \
+                    and len(field.one_of) == 1 and isinstance(field.one_of[0], Reference) \
+                    and properties is not None:
+                # A struct left out until answered (a tournament's clock): its component.
+                properties[name] = field.one_of[0]
 
 
 def complete(app: Litestar) -> None:

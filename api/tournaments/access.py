@@ -54,6 +54,8 @@ from scoring.match import FoldedMatch
 ORGANISER = "organiser"
 TABLE = "table"
 VIEW = "view"
+PLAYER = "player"
+"""A player's own token (check-in): reads that player's view and the events, writes nothing."""
 
 
 def holds(token: str, stored_hash: str) -> bool:

@@ -2,7 +2,9 @@
 
 The backup holds the settings, the players (with their ids), and every round with its report and
 tables: players in seat order, confirmation, the device that entered, and the table's match as
-players, options and round entries. Audit rows and tokens are not part of it.
+players, options and round entries; the check-in settings and who has paid. Audit rows,
+tokens (players' too), the check-in code and the clock are not part of it: an import gets a new
+code and a stopped clock.
 
 Decisions: an import creates a new tournament with new ids and new tokens (answered like a
 creation); every match is folded again from its entries, so a backup that was edited by hand
@@ -39,6 +41,7 @@ from api.matches.service import ROUNDS as MATCH_ROUNDS
 from api.shared import imports
 from api.shared.ids import new_id
 from api.shared.imports import HIDDEN, Lease, Turns
+from api.tournaments import clock
 from api.tournaments import schemas as s
 from api.tournaments.access import ORGANISER, require_organiser, table_tokens
 from api.tournaments.models import (
@@ -55,6 +58,7 @@ from api.tournaments.service import (
     fold_problem,
     insert_tables,
     load_tournament,
+    new_check_in_code,
     player_name,
     players_of,
     rounds_of,
@@ -103,10 +107,11 @@ async def tournament_backup(session: AsyncSession, row: TournamentRow) -> s.Back
         table_size=row.table_size, seating=row.seating,  # type: ignore[arg-type]
         seed=row.seed, points=msgspec.convert(row.points, s.Points),
         tiebreaks=row.tiebreaks, hide_standings=row.hide_standings, private=row.private,
+        check_in=row.check_in, late_check_in=row.late_check_in, warn_minutes=row.warn_minutes,
     )
     return s.Backup(
         format="tafelrunde-tournament", version=1, tournament=settings,
-        players=[s.BackupPlayer(p.id, p.name, p.club, p.active) for p in players],
+        players=[s.BackupPlayer(p.id, p.name, p.club, p.active, p.paid) for p in players],
         rounds=[s.BackupRound(r.number, msgspec.convert(r.report, s.Report),
                               by_round.get(r.number, []))
                 for r in await rounds_of(session, tournament_id)],
@@ -211,9 +216,12 @@ def rebuild(body: s.Backup) -> Rebuilt:
         view_token_hash=auth.token_hash(tokens.view),
         status="finished" if finished else "running" if body.rounds else "registering",
         current_round=len(body.rounds), version=1, created_at=at, updated_at=at,
+        check_in=settings.check_in, late_check_in=settings.late_check_in,
+        check_in_code=new_check_in_code() if settings.check_in else None,
+        warn_minutes=settings.warn_minutes,
     )
     players = [TournamentPlayerRow(tournament_id=tournament_id, id=p.id, name=name, club=club,
-                                   active=p.active)
+                                   active=p.active, paid=p.paid)
                for p, (name, club) in zip(body.players, roster, strict=True)]
     rounds = [TournamentRoundRow(tournament_id=tournament_id, number=played.number,
                                  report=msgspec.to_builtins(played.report), started_at=at)
@@ -248,8 +256,9 @@ def rebuild(body: s.Backup) -> Rebuilt:
     if problems:
         raise Unprocessable(_("Some matches of the backup cannot have been played like this."),
                             errors=problems)
-    view = tournament_view(row, players, rounds, tables)
-    created = s.CreatedTournament(**msgspec.structs.asdict(view), token=tokens.write,
+    view = tournament_view(row, players, rounds, tables, ORGANISER)
+    created = s.CreatedTournament(**{**msgspec.structs.asdict(view),
+                                     "clock": clock.view(None, at)}, token=tokens.write,
                                   view_token=tokens.view)
     return Rebuilt(Restored(created, folds), row, players, rounds, tables, matches)
 

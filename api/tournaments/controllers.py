@@ -31,7 +31,7 @@ from api.shared.requests import (
     change_events,
 )
 from api.shared.spreadsheet import DecimalMark, Layout, Separator
-from api.tournaments import backup, export, service
+from api.tournaments import backup, day, export, service
 from api.tournaments import schemas as s
 from api.tournaments.access import events_channel
 from api.tournaments.models import TOURNAMENT_ID_LENGTH
@@ -129,16 +129,49 @@ class TournamentController(Controller):
                             session: Session, tournament_id: TournamentId,
                             player_id: PlayerId,
                             data: JSONBody[s.PlayerChange]) -> s.TournamentPlayer:
-        """Drop out (``active: false``), come back, or fix a name or club (organiser)."""
+        """Drop out (``active: false``), come back, fix a name or club, or mark paid
+        (organiser)."""
         return await service.change_player(session, broker(request), tournament_id, player_id,
                                            authorization(request), data)
+
+    @post("/{tournament_id:str}/check-in", operation_id="checkIn", status_code=201,
+          raises=WRITE, responses=documented(*WRITE))
+    async def check_in(self, request: Request[Any, Any, Any], state: State,
+                       session: Session, tournament_id: TournamentId,
+                       data: JSONBody[s.CheckIn]) -> s.CheckedIn:
+        """A player registers themselves with the tournament's check-in code (no token): 403
+        for a wrong code, 409 for a name already registered or once round 1 has started
+        (unless the tournament takes late check-ins). The answer holds the player token, once:
+        it reads the player's own view and the events, and writes nothing."""
+        return await day.check_in(session, broker(request), state.tournament_host,
+                                  tournament_id, data)
+
+    @post("/{tournament_id:str}/clock", operation_id="setClock", status_code=200,
+          raises=WRITE, responses=documented(*WRITE), security=ORGANISER)
+    async def clock(self, request: Request[Any, Any, Any], session: Session,
+                    tournament_id: TournamentId, data: JSONBody[s.ClockAction]) -> s.Clock:
+        """The round clock (organiser): start, pause, resume, extend every table or one. 409
+        for pausing a clock not running, resuming one not paused, extending one stopped; 422
+        for minutes outside 1 to 600 or a table the current round does not have."""
+        return await day.set_clock(session, broker(request), tournament_id,
+                                   authorization(request), data)
+
+    @get("/{tournament_id:str}/clock", operation_id="getClock", raises=READ,
+         responses=documented(*READ), security=SECURITY)
+    async def read_clock(self, request: Request[Any, Any, Any], session: Session,
+                         tournament_id: TournamentId) -> s.ClockReading:
+        """The round clock, for a table's phone: whoever reads the tournament, and in a private
+        one also its tables' and players' tokens."""
+        return await service.read_clock(session, tournament_id, authorization(request))
 
     @get("/{tournament_id:str}/players/{player_id:int}", operation_id="getTournamentPlayer",
          raises=READ, responses=documented(*READ), security=SECURITY)
     async def player(self, request: Request[Any, Any, Any],
                      session: Session, tournament_id: TournamentId,
                      player_id: PlayerId) -> Response[s.PlayerView]:
-        """A player's view: every table played, the current table and seat, the standing."""
+        """A player's view: every table played, the current table and seat with who sits where
+        and who deals, the standing and the clock. The player's own token (check-in) reads it
+        in a private tournament too."""
         return await answers(request).read(session, "player", tournament_id,
                                            authorization(request), player_id)
 
@@ -229,7 +262,7 @@ class TournamentController(Controller):
                      tournament_id: TournamentId) -> ServerSentEvent:
         """Server-Sent Events: the version now, then a ``change`` on every change."""
         async with state.database.sessions() as session:
-            await service.readable(session, tournament_id, authorization(request))
+            await service.events_readable(session, tournament_id, authorization(request))
 
         async def version() -> int:
             async with state.database.sessions() as session:

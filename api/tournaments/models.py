@@ -19,6 +19,7 @@ TOURNAMENT_ID_LENGTH = 16
 NAME_LENGTH = 100
 PLAYER_NAME_LENGTH = 40
 CLUB_LENGTH = 60
+CHECK_IN_CODE_LENGTH = 16
 
 
 class TournamentRow(SQLModel, table=True):
@@ -44,6 +45,15 @@ class TournamentRow(SQLModel, table=True):
     version: int = Field(sa_type=Integer)
     created_at: datetime = Field(sa_type=DateTime(timezone=True))
     updated_at: datetime = Field(sa_type=DateTime(timezone=True))
+    check_in: bool = Field(default=False, sa_type=Boolean)
+    check_in_code: str | None = Field(
+        default=None, sa_type=String(CHECK_IN_CODE_LENGTH), nullable=True)
+    """Kept as it is, not hashed: the organiser's dashboard shows it again (see
+    :mod:`api.tournaments.day`)."""
+    late_check_in: bool = Field(default=False, sa_type=Boolean)
+    warn_minutes: int = Field(default=5, sa_type=Integer)
+    clock: Any = Field(default=None, sa_type=JSON, nullable=True)
+    """The round clock (:mod:`api.tournaments.clock`); null: never started."""
 
 
 class TournamentPlayerRow(SQLModel, table=True):
@@ -56,6 +66,10 @@ class TournamentPlayerRow(SQLModel, table=True):
     name: str = Field(sa_type=String(PLAYER_NAME_LENGTH))
     club: str | None = Field(default=None, sa_type=String(CLUB_LENGTH), nullable=True)
     active: bool = Field(sa_type=Boolean)
+    paid: bool = Field(default=False, sa_type=Boolean)
+    token_hash: str | None = Field(
+        default=None, sa_type=String(TOKEN_HASH_LENGTH), nullable=True, index=True)
+    """The player token's hash: players who checked in themselves hold one."""
 
 
 class TournamentRoundRow(SQLModel, table=True):

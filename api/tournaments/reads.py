@@ -14,12 +14,17 @@ tables included) makes a new version, so a kept answer is never stale, and a pro
 phones reading the standings after a round cost one computation. Who may read is checked on
 the loop before anything else (one row), so a refused reader costs nothing; the JSON export's
 ``exported_at`` is the time its version was first exported.
+
+The round clock is the one part of a tournament's answer and a player's view that changes
+without a new version (its ``remaining_s`` counts down): it is added to the kept answer when
+answered, from the tournament row the access check has just read.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
+import msgspec
 from litestar import Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -30,7 +35,7 @@ from api.server.offload import Offload
 from api.shared.answers import Answer, KeptReads, Reads, json_answer
 from api.shared.requests import attachment
 from api.shared.spreadsheet import CSV_MEDIA_TYPE, Layout
-from api.tournaments import backup, export, service
+from api.tournaments import backup, clock, export, service
 from api.tournaments import schemas as s
 from api.tournaments.access import require_organiser
 
@@ -87,10 +92,26 @@ class Answers:
 
     async def read(self, session: AsyncSession, read: Read, tournament_id: str,
                    authorization: str | None, *options: Any) -> Response[Any]:
-        row, reader = await service.readable(session, tournament_id, authorization)
+        if read == "player":
+            row, reader = await service.player_readable(session, tournament_id, options[0],
+                                                        authorization)
+        else:
+            row, reader = await service.readable(session, tournament_id, authorization)
         if read == "backup":
             require_organiser(authorization, row)
         key = None if read == "backup" else (tournament_id, row.version, reader, read, *options)
-        return await self._reads.answer(
+        answer = await self._reads.answer(
             session, key, lambda: service.is_big(session, tournament_id), read, tournament_id,
             authorization, *options)
+        if read in ("tournament", "player"):
+            with_clock(answer, msgspec.json.encode(clock.view(row.clock, now())))
+        return answer
+
+
+def with_clock(answer: Response[Any], encoded: bytes) -> None:
+    """``"clock"`` added as the last member of the answer's JSON object (its struct leaves it
+    out: :class:`api.tournaments.schemas.Tournament`)."""
+    body = answer.content
+    assert isinstance(body, bytes)
+    assert body.endswith(b"}")  # an encoded struct
+    answer.content = body[:-1] + b',"clock":' + encoded + b"}"

@@ -31,6 +31,8 @@ Club = Annotated[str, msgspec.Meta(max_length=CLUB_LENGTH)]
 DeviceId = Annotated[str, msgspec.Meta(min_length=1, max_length=DEVICE_ID_LENGTH,
                                        pattern=DEVICE_ID_PATTERN)]
 TableState = Literal["open", "playing", "entered", "confirmed"]
+WarnMinutes = Annotated[int, msgspec.Meta(ge=0, le=600)]
+CHECK_IN_CODE_MAX = 16
 
 
 class PerPlace(msgspec.Struct, forbid_unknown_fields=True):
@@ -58,6 +60,12 @@ class NewTournament(msgspec.Struct, forbid_unknown_fields=True):
     club: Annotated[str, msgspec.Meta(min_length=1, max_length=CLUB_ID_LENGTH)] | None = None
     """A club's id: a tournament for the club, its players the club's members and its tables'
     matches the club's (the request needs the club token)."""
+    check_in: bool = False
+    """Players register themselves with the tournament's ``check_in_code`` (its QR code)."""
+    late_check_in: bool = False
+    """Check-in stays open once round 1 has started (a late entry plays from the next round)."""
+    warn_minutes: WarnMinutes = 5
+    """The round clock shows its warning with this many minutes left."""
 
 
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True):
@@ -71,6 +79,15 @@ class PlayerChange(msgspec.Struct, forbid_unknown_fields=True):
     active: bool | msgspec.UnsetType = msgspec.UNSET
     name: PlayerName | msgspec.UnsetType = msgspec.UNSET
     club: Club | msgspec.UnsetType | None = msgspec.UNSET
+    paid: bool | msgspec.UnsetType = msgspec.UNSET
+
+
+class CheckIn(msgspec.Struct, forbid_unknown_fields=True):
+    """A player registering themselves with the tournament's check-in code."""
+
+    code: Annotated[str, msgspec.Meta(max_length=CHECK_IN_CODE_MAX)]
+    name: PlayerName
+    club: Club | None = None
 
 
 class TournamentPlayer(msgspec.Struct):
@@ -78,6 +95,48 @@ class TournamentPlayer(msgspec.Struct):
     name: str
     club: str | None
     active: bool
+    paid: bool
+
+
+class CheckedIn(msgspec.Struct):
+    """The registered player and their token, once: it reads their own view
+    (``getTournamentPlayer``) and the tournament's events, and writes nothing."""
+
+    player: TournamentPlayer
+    player_token: str
+
+
+class ClockAction(msgspec.Struct, forbid_unknown_fields=True):
+    """``start`` (with ``minutes``), ``pause``, ``resume``, or ``extend`` (with ``minutes``;
+    with ``table``, that table of the current round alone)."""
+
+    action: Literal["start", "pause", "resume", "extend"]
+    minutes: int | None = None
+    table: int | None = None
+
+
+class TableClock(msgspec.Struct):
+    ends_at: datetime | None
+    remaining_s: int
+
+
+class Clock(msgspec.Struct):
+    """The round clock. ``remaining_s`` is counted at the server's time of the answer (whole
+    seconds, rounded up), so ``ends_at - remaining_s`` is the server's time then; ``tables``
+    holds the tables given extra time."""
+
+    state: Literal["running", "paused", "stopped"]
+    ends_at: datetime | None
+    remaining_s: int
+    tables: dict[str, TableClock]
+
+
+class ClockReading(Clock):
+    """The clock as a table's phone reads it, with when it warns and the tournament's version
+    (its events say when to read again)."""
+
+    warn_minutes: int
+    version: int
 
 
 class Table(msgspec.Struct):
@@ -168,9 +227,16 @@ class Tournament(msgspec.Struct):
     version: int
     created_at: datetime
     updated_at: datetime
+    check_in: bool
+    late_check_in: bool
+    warn_minutes: int
+    check_in_code: str | None
+    """The organiser's answers only (null for everyone else, and without check-in)."""
+    clock: Clock | msgspec.UnsetType = msgspec.UNSET
+    """Always in ``getTournament``'s answer (not in the JSON export's copy)."""
 
 
-class CreatedTournament(Tournament):
+class CreatedTournament(Tournament, kw_only=True):
     token: str
     view_token: str
 
@@ -220,11 +286,21 @@ class PlayerTable(msgspec.Struct):
     points: float | None
 
 
+class SeatedPlayer(msgspec.Struct):
+    seat: int
+    player: int
+    name: str
+
+
 class CurrentTable(msgspec.Struct):
     round: int
     table: int
     seat: int
     match_id: str
+    seats: list[SeatedPlayer]
+    """Who sits where at the table, in seat order."""
+    dealer: int
+    """The seat that deals next."""
 
 
 class PlayerView(msgspec.Struct):
@@ -232,6 +308,14 @@ class PlayerView(msgspec.Struct):
     tables: list[PlayerTable]
     current: CurrentTable | None
     standing: StandingRow
+    tournament_name: str
+    version: int
+    """The tournament's version: a phone that follows its events knows what it shows."""
+    current_round: int
+    rounds: int
+    warn_minutes: int
+    clock: Clock | msgspec.UnsetType = msgspec.UNSET
+    """Always in ``getTournamentPlayer``'s answer."""
 
 
 class StandingsExport(msgspec.Struct):
@@ -268,6 +352,7 @@ class BackupPlayer(msgspec.Struct, forbid_unknown_fields=True):
     name: PlayerName
     club: Club | None
     active: bool
+    paid: bool = False
 
 
 class BackupSettings(msgspec.Struct, forbid_unknown_fields=True):
@@ -282,6 +367,9 @@ class BackupSettings(msgspec.Struct, forbid_unknown_fields=True):
     tiebreaks: Annotated[list[Tiebreak], msgspec.Meta(max_length=8)]
     hide_standings: bool
     private: bool
+    check_in: bool = False
+    late_check_in: bool = False
+    warn_minutes: WarnMinutes = 5
 
 
 class Backup(msgspec.Struct, forbid_unknown_fields=True):
@@ -296,6 +384,6 @@ class Backup(msgspec.Struct, forbid_unknown_fields=True):
 
 
 CLOSED_REQUEST_BODIES = (
-    NewTournament, PerPlace, NewPlayer, PlayerChange, Backup, BackupSettings, BackupPlayer,
-    BackupRound, BackupTable, BackupMatch,
+    NewTournament, PerPlace, NewPlayer, PlayerChange, CheckIn, ClockAction, Backup,
+    BackupSettings, BackupPlayer, BackupRound, BackupTable, BackupMatch,
 )

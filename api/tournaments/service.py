@@ -80,9 +80,11 @@ from api.server.offload import Offload
 from api.shared.ids import new_id
 from api.shared.imports import LOCK_POLL
 from api.shared.live import Broker, Change
+from api.tournaments import clock
 from api.tournaments import schemas as s
 from api.tournaments.access import (
     ORGANISER,
+    PLAYER,
     TABLE,
     TOURNAMENT_FOR_WRITE,
     UPDATE_TOURNAMENT,
@@ -297,12 +299,15 @@ def table_view(table: TournamentTableRow) -> s.Table:
 
 def player_view(player: TournamentPlayerRow) -> s.TournamentPlayer:
     return s.TournamentPlayer(id=player.id, name=player.name, club=player.club,
-                              active=player.active)
+                              active=player.active, paid=player.paid)
 
 
 def tournament_view(row: TournamentRow, players: Sequence[TournamentPlayerRow],
                     rounds: Sequence[TournamentRoundRow],
-                    tables: Sequence[TournamentTableRow]) -> s.Tournament:
+                    tables: Sequence[TournamentTableRow],
+                    reader: str | None = None) -> s.Tournament:
+    """The tournament as ``reader`` sees it: only the organiser sees the check-in code. The
+    clock is added when answered (:mod:`api.tournaments.reads`): it changes with the time."""
     by_round: dict[int, list[TournamentTableRow]] = {}
     for table in tables:
         by_round.setdefault(table.round, []).append(table)
@@ -325,12 +330,15 @@ def tournament_view(row: TournamentRow, players: Sequence[TournamentPlayerRow],
         players=[player_view(p) for p in players], round_list=round_list,
         current_round=row.current_round, version=row.version,
         created_at=utc(row.created_at), updated_at=utc(row.updated_at),
+        check_in=row.check_in, late_check_in=row.late_check_in, warn_minutes=row.warn_minutes,
+        check_in_code=row.check_in_code if reader == ORGANISER else None,
     )
 
 
-async def full_view(session: AsyncSession, row: TournamentRow) -> s.Tournament:
+async def full_view(session: AsyncSession, row: TournamentRow,
+                    reader: str | None = None) -> s.Tournament:
     return tournament_view(row, await players_of(session, row.id), await rounds_of(session, row.id),
-                           await tables_of(session, row.id))
+                           await tables_of(session, row.id), reader)
 
 
 async def readable(session: AsyncSession, tournament_id: str,
@@ -342,8 +350,59 @@ async def readable(session: AsyncSession, tournament_id: str,
 
 async def read_tournament(session: AsyncSession, tournament_id: str,
                           authorization: str | None) -> s.Tournament:
-    row, _reader = await readable(session, tournament_id, authorization)
-    return await full_view(session, row)
+    row, reader = await readable(session, tournament_id, authorization)
+    return await full_view(session, row, reader)
+
+
+async def player_readable(session: AsyncSession, tournament_id: str, player_id: int,
+                          authorization: str | None) -> tuple[TournamentRow, str | None]:
+    """:func:`readable` for a player's own view, which that player's token reads too (kind
+    ``player``), in a private tournament as well."""
+    row = await load_tournament(session, tournament_id)
+    if authorization is not None:
+        token_hash = await _player_token_hash(session, tournament_id, player_id)
+        token = auth.bearer_token(authorization)
+        if token_hash is not None and holds(token, token_hash):
+            return row, PLAYER
+    return row, read_kind(authorization, row)
+
+
+async def _player_token_hash(session: AsyncSession, tournament_id: str,
+                             player_id: int) -> str | None:
+    found: str | None = (await session.execute(
+        select(col(TournamentPlayerRow.token_hash)).where(
+            col(TournamentPlayerRow.tournament_id) == tournament_id,
+            col(TournamentPlayerRow.id) == player_id))).scalar_one_or_none()
+    return found
+
+
+async def events_readable(session: AsyncSession, tournament_id: str,
+                          authorization: str | None) -> TournamentRow:
+    """Who may follow a tournament's events and read its clock: its readers, and in a private one
+    also its players' tokens (their phones follow their own view) and its tables' tokens (a
+    table's phone shows the clock)."""
+    row = await load_tournament(session, tournament_id)
+    if row.private and authorization is not None:
+        token_hash = auth.token_hash(auth.bearer_token(authorization))
+        player = select(col(TournamentPlayerRow.id)).where(
+            col(TournamentPlayerRow.tournament_id) == tournament_id,
+            col(TournamentPlayerRow.token_hash) == token_hash)
+        table = select(col(TournamentTableRow.table)).join(
+            MatchRow, col(MatchRow.id) == col(TournamentTableRow.match_id)).where(
+            col(TournamentTableRow.tournament_id) == tournament_id,
+            col(MatchRow.write_token_hash) == token_hash)
+        if (await session.execute(player.union_all(table).limit(1))).first() is not None:
+            return row
+    read_kind(authorization, row)
+    return row
+
+
+async def read_clock(session: AsyncSession, tournament_id: str,
+                     authorization: str | None) -> s.ClockReading:
+    row = await events_readable(session, tournament_id, authorization)
+    shown = clock.view(row.clock, now())
+    return s.ClockReading(**msgspec.structs.asdict(shown), warn_minutes=row.warn_minutes,
+                          version=row.version)
 
 
 # --- standings ------------------------------------------------------------------------------
@@ -381,8 +440,9 @@ async def read_standings(session: AsyncSession, tournament_id: str,
 
 async def read_player(session: AsyncSession, tournament_id: str, player_id: int,
                       authorization: str | None) -> s.PlayerView:
-    """A player's tables (place and points once counted), current table and standing."""
-    row, reader = await readable(session, tournament_id, authorization)
+    """A player's tables (place and points once counted), current table with who sits where and
+    who deals, and standing. The clock is added when answered (:mod:`api.tournaments.reads`)."""
+    row, reader = await player_readable(session, tournament_id, player_id, authorization)
     view, tables, players, through = await _standings(session, row, reader)
     player = next((p for p in players if p.id == player_id), None)
     if player is None:
@@ -401,13 +461,25 @@ async def read_player(session: AsyncSession, tournament_id: str, player_id: int,
             points=table_points(table.places, per_place)[seat] if counted else None,
         ))
         if table.round == row.current_round:
-            current = s.CurrentTable(table.round, table.table, seat, table.match_id)
+            names = {p.id: p.name for p in players}
+            current = s.CurrentTable(
+                table.round, table.table, seat, table.match_id,
+                seats=[s.SeatedPlayer(index, p, names[p]) for index, p in enumerate(table.players)],
+                dealer=await _next_dealer(session, table.match_id))
     round_tables = [t for t in tables if t.round == row.current_round]
     if round_tables and all(t.confirmed for t in round_tables):
         current = None
     standing = next(r for r in view.rows if r.player == player_id)
     return s.PlayerView(player=player_view(player), tables=played, current=current,
-                        standing=standing)
+                        standing=standing, tournament_name=row.name, version=row.version,
+                        current_round=row.current_round, rounds=row.rounds,
+                        warn_minutes=row.warn_minutes)
+
+
+async def _next_dealer(session: AsyncSession, match_id: str) -> int:
+    dealer: int = (await session.execute(select(col(MatchRow.next_dealer)).where(
+        col(MatchRow.id) == match_id))).scalar_one()
+    return dealer
 
 
 # --- writing --------------------------------------------------------------------------------
@@ -440,16 +512,25 @@ async def create_tournament(session: AsyncSession, host: TournamentHost, body: s
         hide_standings=body.hide_standings, private=body.private,
         organiser_token_hash=auth.token_hash(tokens.write),
         view_token_hash=auth.token_hash(tokens.view), status="registering", current_round=0,
-        version=1, created_at=at, updated_at=at,
+        version=1, created_at=at, updated_at=at, check_in=body.check_in,
+        check_in_code=new_check_in_code() if body.check_in else None,
+        late_check_in=body.late_check_in, warn_minutes=body.warn_minutes,
     )
     session.add(row)
     if hosted is not None:
         await session.flush()
         await hosted.adopt(EngineStatements(session), row.id, at)
     await session.commit()
-    view = tournament_view(row, (), (), ())
-    return s.CreatedTournament(**msgspec.structs.asdict(view), token=tokens.write,
-                               view_token=tokens.view)
+    view = tournament_view(row, (), (), (), ORGANISER)
+    return s.CreatedTournament(**{**msgspec.structs.asdict(view),
+                                  "clock": clock.view(row.clock, at)},
+                               token=tokens.write, view_token=tokens.view)
+
+
+def new_check_in_code() -> str:
+    """8 url-safe characters (48 random bits): typed by nobody, scanned from the QR code, and
+    guessed by nobody either, since refused codes are rate-limited like tokens (403)."""
+    return secrets.token_urlsafe(6)
 
 
 def player_name(name: str, path: str, problems: list[Fault]) -> str | None:
@@ -534,6 +615,8 @@ async def change_player(session: AsyncSession, broker: Broker, tournament_id: st
         player.club = club
     if not isinstance(body.active, msgspec.UnsetType):
         player.active = body.active
+    if not isinstance(body.paid, msgspec.UnsetType):
+        player.paid = body.paid
     _touch(row, now())
     await session.commit()
     await _publish(broker, row, "player_changed", None)
@@ -790,7 +873,8 @@ async def _store_round(statements: Statements, host: TournamentHost, tournament_
             (table["match_id"], table["players"]) for table in prepared.tables], at)
     await statements.run(UPDATE_TOURNAMENT, {
         "tournament_key": tournament_id, "plan": prepared.seated.plan, "current_round": number,
-        "status": "running", "version": version + 1, "updated_at": at})
+        "status": "running", "version": version + 1, "updated_at": at,
+        "clock": None})  # a new round's clock waits for the organiser (api.tournaments.clock)
 
 
 INSERT_TABLES = SQLModel.metadata.tables[TournamentTableRow.__tablename__].insert()

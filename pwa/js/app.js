@@ -47,6 +47,7 @@ route(/^\/t\/([^/]+)$/, later('./tournaments/dashboard.js', 'dashboardScreen'));
 route(/^\/t\/([^/]+)\/board$/, later('./tournaments/board.js', 'boardScreen'));
 route(/^\/t\/([^/]+)\/r\/(\d+)\/cards$/, later('./tournaments/cards.js', 'cardsScreen'));
 route(/^\/t\/([^/]+)\/p\/(\d+)$/, later('./tournaments/player.js', 'playerScreen'));
+route(/^\/t\/([^/]+)\/check-in$/, later('./tournaments/checkin.js', 'checkInScreen'));
 route(/^\/c\/new$/, later('./clubs/new.js', 'newClubScreen'));
 route(/^\/c\/([^/]+)$/, later('./clubs/members.js', 'membersScreen'));
 route(/^\/c\/([^/]+)\/ladder(?:\/([^/]+))?$/, later('./clubs/ladder.js', 'ladderScreen'));

@@ -117,6 +117,18 @@ export const tournamentReadToken = (id) => {
   return held?.token || held?.view || null;
 };
 
+const CHECKED_IN = 'tafelrunde.checked-in';
+
+/**
+ * The player this phone checked in as, per tournament ({player, token}): the token reads that
+ * player's own view (in a private tournament too) and writes nothing.
+ */
+export const checkedIn = (id) => read(CHECKED_IN, {})[id] || null;
+
+export function rememberCheckIn(id, player, token) {
+  write(CHECKED_IN, { ...read(CHECKED_IN, {}), [id]: { player, token } });
+}
+
 /**
  * A random UUID (version 4). crypto.randomUUID exists only in a secure context, and a phone that
  * opens the app over plain http on the club's network (README, "At the table") is not one;

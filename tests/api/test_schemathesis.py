@@ -55,6 +55,27 @@ def new_match(client: TestClient[Any], game: str, players: list[str],
     return match
 
 
+TOURNAMENT_DAY = {"checkIn", "setClock", "getClock", "getTournamentPlayer", "getTournament",
+                  "changePlayer"}
+"""Tried on a running tournament with check-in and its clock started too, with its organiser's
+token: the clock and the player's view answer their real shapes."""
+
+
+def tournament_day(client: TestClient[Any]) -> dict[str, Any]:
+    tournament: dict[str, Any] = client.post("/api/v1/tournaments", json={
+        "name": "Day", "game": "tschau-sepp", "rounds": 2, "table_size": 4, "check_in": True,
+        "late_check_in": True}).json()
+    organiser = {"Authorization": f"Bearer {tournament['token']}"}
+    for name in ("Ann", "Bea", "Cem", "Dan"):
+        client.post(f"/api/v1/tournaments/{tournament['id']}/check-in",
+                    json={"code": tournament["check_in_code"], "name": name})
+    client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", headers=organiser)
+    started = client.post(f"/api/v1/tournaments/{tournament['id']}/clock", headers=organiser,
+                          json={"action": "start", "minutes": 30})
+    assert started.status_code == 200, started.text
+    return tournament
+
+
 def no_input_breaks_the_server_or_the_schema(database_url: str) -> None:
     # Schemathesis tries its own wrong tokens on the one club again and again; the refused-token
     # limit would turn them into 429 (tests/reliability/test_hardening.py proves the limit).
@@ -73,6 +94,7 @@ def no_input_breaks_the_server_or_the_schema(database_url: str) -> None:
             "club": club["id"]}).json()
         client.post(f"/api/v1/matches/{club_match['id']}/rounds",
                     json={"winner": 0, "penalty": [0, 3]}, headers=club_auth)
+        tournament = tournament_day(client)
     schema = from_asgi("/schema/openapi.json", app)
     schema.config.checks.positive_data_acceptance.expected_statuses = (
         ACCEPTABLE_ANSWERS_TO_VALID_DATA)
@@ -87,6 +109,11 @@ def no_input_breaks_the_server_or_the_schema(database_url: str) -> None:
                 mode, path_parameters={"match_id": match["id"]},
                 headers={"Authorization": f"Bearer {match['token']}"},
             ) for mode in GenerationMode for match in matches]
+        if operation.definition.raw.get("operationId") in TOURNAMENT_DAY:
+            strategies += [operation.as_strategy(
+                mode, path_parameters={"tournament_id": tournament["id"]},
+                headers={"Authorization": f"Bearer {tournament['token']}"},
+            ) for mode in GenerationMode]
         # A club's event stream never ends either: only its refusals are tried.
         if "{club_id}" in operation.path and not operation.path.endswith("/events"):
             strategies += [operation.as_strategy(

@@ -272,7 +272,7 @@ async def test_players_register_change_drop_out_and_come_back(client: Client) ->
     auth = bearer(tournament["token"])
     url = f"{BASE}/{tournament['id']}/players"
     ann = ok(await client.post(url, json={"name": " Ann ", "club": "Bern"}, headers=auth), 201)
-    assert ann == {"id": 1, "name": "Ann", "club": "Bern", "active": True}
+    assert ann == {"id": 1, "name": "Ann", "club": "Bern", "active": True, "paid": False}
     bea = ok(await client.post(url, json={"name": "Bea"}, headers=auth), 201)
     assert bea["id"] == 2
     assert bea["club"] is None
@@ -283,11 +283,11 @@ async def test_players_register_change_drop_out_and_come_back(client: Client) ->
     problem(await client.post(url, json={"name": "Cy", "team": 1}, headers=auth), 400)
     changed = ok(await client.patch(f"{url}/1", json={"active": False, "club": None},
                                     headers=auth))
-    assert changed == {"id": 1, "name": "Ann", "club": None, "active": False}
+    assert changed == {"id": 1, "name": "Ann", "club": None, "active": False, "paid": False}
     problem(await client.patch(f"{url}/2", json={"name": "ann"}, headers=auth), 422)
     back = ok(await client.patch(f"{url}/1", json={"active": True, "name": "Anna"},
                                  headers=auth))
-    assert back == {"id": 1, "name": "Anna", "club": None, "active": True}
+    assert back == {"id": 1, "name": "Anna", "club": None, "active": True, "paid": False}
     assert [p["name"] for p in (await read(client, tournament))["players"]] == ["Anna", "Bea"]
 
 
@@ -656,7 +656,12 @@ async def test_the_player_view_shows_the_current_table_and_seat(client: Client) 
     table = (await start(client, tournament))["tables"][0]
     player = table["players"][2]
     view = ok(await client.get(f"{BASE}/{tournament['id']}/players/{player}"))
-    assert view["current"] == {"round": 1, "table": 1, "seat": 2, "match_id": table["match_id"]}
+    names = dict(zip(range(1, 5), NAMES[:4], strict=True))
+    assert view["current"] == {
+        "round": 1, "table": 1, "seat": 2, "match_id": table["match_id"],
+        "seats": [{"seat": seat, "player": p, "name": names[p]}
+                  for seat, p in enumerate(table["players"])],
+        "dealer": 3}  # seat 0 sits left of the first dealer
     assert view["tables"] == [{"round": 1, "table": 1, "seat": 2, "match_id": table["match_id"],
                                "place": None, "points": None}]
     assert view["standing"]["points"] == 0

@@ -53,6 +53,7 @@ class World:
     other_club: dict[str, Any]
     club_match: dict[str, Any]  # Cem, Dan and Eva's, after one of its two games
     club_backup: dict[str, Any]
+    player_token: str  # a player who checked in late to the running tournament: reads only
 
 
 async def ok(answer: Awaitable[Any], status: int) -> Any:
@@ -71,7 +72,8 @@ async def build(client: Client) -> World:
     for _ in range(2):
         tournament = await ok(client.post(T, json={
             "name": "Club night", "game": "tschau-sepp", "options": {"games": 2}, "rounds": 2,
-            "table_size": 4, "seating": "random", "seed": 1}), 201)
+            "table_size": 4, "seating": "random", "seed": 1, "check_in": True,
+            "late_check_in": True}), 201)
         for name in NAMES:
             player = await ok(client.post(f"{T}/{tournament['id']}/players", json={"name": name},
                                           headers=bearer(tournament["token"])), 201)
@@ -81,6 +83,8 @@ async def build(client: Client) -> World:
     started = await ok(client.post(f"{T}/{running['id']}/rounds",
                                    headers=bearer(running["token"])), 201)
     tables = started["tables"]
+    checked_in = await ok(client.post(f"{T}/{running['id']}/check-in", json={
+        "code": running["check_in_code"], "name": "Zed"}), 201)
     for number, table in enumerate(tables, start=1):
         for game in range(number):  # table 1 plays one game of two, table 2 both
             await ok(client.post(f"{M}/{table['match_id']}/rounds", json=tschau(game, 2, 4),
@@ -100,7 +104,7 @@ async def build(client: Client) -> World:
     club_backup = await ok(client.get(f"{C}/{clubs[0]['id']}/backup",
                                       headers=bearer(clubs[0]["token"])), 200)
     return World(matches[0], matches[1], running, registering, tables, player_ids[0], backup,
-                 clubs[0], clubs[1], club_matches[1], club_backup)
+                 clubs[0], clubs[1], club_matches[1], club_backup, checked_in["player_token"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +136,7 @@ def refusals(world: World, own_view: str, **extra: str) -> dict[str, str]:
         "another table's token": f"Bearer {world.tables[1]['table_token']}",
         "read-only view token": f"Bearer {own_view}",
         "another tournament's organiser token": f"Bearer {world.registering['token']}",
+        "a player's token (reads only)": f"Bearer {world.player_token}",
         **{name: f"Bearer {value}" for name, value in extra.items()},
     }
 
@@ -270,6 +275,15 @@ MATRIX: dict[tuple[str, str], Rule] = {
         "organiser only",
         organiser_target(lambda w: f"{T}/{w.running['id']}/players/{w.player_id}",
                          {"active": False}), 200),
+    ("POST", f"{T}/{{tournament_id}}/check-in"): Rule(
+        f"{OPEN}: the tournament's check-in code is the key (a wrong one is 403, rate-limited "
+        "like a token); the answer holds the new player's token, which writes nothing",
+        open_target(lambda w: f"{T}/{w.registering['id']}/check-in",
+                    lambda w: {"code": w.registering["check_in_code"], "name": "Walk-in"}), 201),
+    ("POST", f"{T}/{{tournament_id}}/clock"): Rule(
+        "organiser only",
+        organiser_target(lambda w: f"{T}/{w.running['id']}/clock",
+                         {"action": "start", "minutes": 30}), 200),
     ("POST", f"{T}/{{tournament_id}}/rounds"): Rule(
         "organiser only",
         organiser_target(lambda w: f"{T}/{w.registering['id']}/rounds",
@@ -338,7 +352,7 @@ async def test_organiser_only_reads_refuse_table_and_view_tokens(app_client: Cli
     for template in ORGANISER_READS:
         path = template.format(tournament_id=own["id"])
         for token in (world.tables[0]["table_token"], own["view_token"], world.a["token"],
-                      world.registering["token"]):
+                      world.registering["token"], world.player_token):
             assert (await app_client.get(path, headers=bearer(token))).status_code == 403
         assert (await app_client.get(path)).status_code == 401
         assert (await app_client.get(path, headers=bearer(own["token"]))).status_code == 200

@@ -28,6 +28,7 @@ import { follow, oneAtATime } from '../live.js';
 import { goFromHere } from '../router.js';
 import { writeToken } from '../store.js';
 import { openTablePhone } from '../tournaments/phone.js';
+import { tableClock } from '../tournaments/table-clock.js';
 import { dealerOf, errorScreen, header, loadView, newest, problemText, standingsStrip } from '../match-view.js';
 
 function requestSync() {
@@ -264,13 +265,15 @@ export async function sheetScreen(root, id) {
     editor?.reguide?.();
   });
 
-  replace(root, header(view, 'sheet'), summary, waiting);
+  // A tournament table's phone shows the round clock above the sheet.
+  const clock = tableClock(id);
+  replace(root, header(view, 'sheet'), clock?.el, summary, waiting);
   drawSummary();
   await drawWaiting();
   await drawForm();
   const stopLive = follow(id, view.match.private, { version: () => view.match.version, refresh });
   const stopOutbox = onOutboxChange((matchId) => { if (matchId === id) refresh(); });
-  return () => { stopLive(); stopOutbox(); };
+  return () => { stopLive(); stopOutbox(); clock?.stop(); };
 }
 
 export async function editRoundScreen(root, id, number) {

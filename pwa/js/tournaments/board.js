@@ -11,6 +11,9 @@
 // are on the dashboard and the printout: on a wall they cost a column of names); seats are listed
 // in seat order; a complete round's seating gives way to the standings until the next round
 // starts; an update replaces the board's elements, nothing accumulates between updates.
+// Tournament day: the round clock stands large in the board's head while it runs (clock.js); while
+// players may check in, the check-in QR code stands beside the seating or standings (the board is
+// opened from the organiser's dashboard, whose reads carry the code).
 import { Problem } from '../api.js';
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
@@ -19,6 +22,8 @@ import {
   currentRound, droppedMark, followTournament, formatNumber, loadStandings, loadTournament, playerNames, roundLine,
   standingsCaption, stateBadge, tiebreakKeys, tiebreakLabel, tournamentError, tournamentRoute,
 } from './common.js';
+import { checkInLink, checkInOpen } from './checkin-link.js';
+import { clockFace } from './clock.js';
 
 const SMALLEST = 14; // px: still read from the back of a room at 1280×720
 const LARGEST = 48;
@@ -195,7 +200,8 @@ function showBoard(root, id, first) {
   const head = h('header', { class: 'board-head' }, h('div', { class: 'board-title' }, title, roundText, done),
     offline, h('nav', { class: 'board-exit' }, full, h('a', { href: tournamentRoute(id) }, t('tt.nav.overview'))));
   const body = h('div', { class: 'board-body' });
-  const board = h('div', { class: 'board-screen' }, head, body);
+  const clock = clockFace();
+  const board = h('div', { class: 'board-screen' }, head, clock.el, body);
   const scroller = autoScroll(body);
   let withTiebreak = true;
 
@@ -211,7 +217,12 @@ function showBoard(root, id, first) {
     roundText.textContent = roundLine(tournament);
     replace(done, progress(round));
     const columnsBox = h('div', { class: 'board-columns' });
-    replace(body, playing && seating(tournament, round), podium(tournament, standings),
+    const link = checkInOpen(tournament) && checkInLink(tournament);
+    replace(body, link && h('section', { class: 'board-check-in', id: 'board-check-in' },
+      h('h2', {}, t('ci.qr_title')),
+      h('img', { class: 'board-qr', src: `/api/v1/qr?text=${encodeURIComponent(link)}`, alt: t('share.qr_of', { what: t('ci.qr_title') }),
+        'data-link': link })),
+    playing && seating(tournament, round), podium(tournament, standings),
       h('section', { class: 'board-ranking', 'aria-labelledby': 'board-standings-title' },
         h('h2', { id: 'board-standings-title' }, standingsCaption(tournament, standings)),
         columnsBox));
@@ -227,6 +238,7 @@ function showBoard(root, id, first) {
 
   /** The largest font (whole px) at which the board fits the screen; the smallest otherwise, scrolling. */
   function draw() {
+    clock.update(tournament.clock, tournament.warn_minutes);
     let [low, high] = [SMALLEST, LARGEST];
     // The tiebreak column while everyone still fits with it; a field too large goes without.
     withTiebreak = true;
@@ -271,6 +283,7 @@ function showBoard(root, id, first) {
   return () => {
     closed = true;
     stop();
+    clock.stop();
     scroller.stop();
     sleepless();
     clearTimeout(resizeTimer);

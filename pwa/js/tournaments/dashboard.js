@@ -7,6 +7,10 @@
 // the players' link (QR) carries the view token of a private tournament; under the current round
 // the seating plan's repeated meetings stand next to the fewest possible, so the organiser sees
 // how good the seating is.
+// Tournament day (check-in, paid, the clock): a tournament with check-in shows its code as a QR
+// code (the link #/t/<id>/check-in?code=…) while players may still check in; the players' list
+// grows live as they do, each with a "paid" box and "18 of 20 paid" above; the round clock
+// with its controls stands under the round (clock.js).
 import { Problem, apiLink, csvLayout, download } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
@@ -15,6 +19,8 @@ import { oneAtATime } from '../live.js';
 import { qrCode, unreachableLinks } from '../address.js';
 import { clubTokens, organiserToken, recentTournaments, tournamentReadToken } from '../store.js';
 import { getClub } from '../clubs/api.js';
+import { checkInLink, checkInOpen } from './checkin-link.js';
+import { clockControls, clockFace } from './clock.js';
 import {
   canStartRound, followTournament, loadStandings, loadTournament, organiserMatchLink,
   playerNames, roundLine, standingsTable, stateBadge, tournamentCall, tournamentHeader,
@@ -201,6 +207,11 @@ export async function dashboardScreen(root, id) {
   const players = h('section', { class: 'panel players-panel' });
   const table = h('section', { class: 'panel' });
   const earlier = h('div');
+  const clockPanel = h('section', { class: 'panel clock-panel' });
+  const face = clockFace();
+  const stoppedHint = h('p', { class: 'hint' }, t('ci.clock_stopped'));
+  let controls = null;
+  const checkIn = h('div');
   const clubs = h('datalist', { id: 'tt-clubs' });
   const editing = editPlayerForm(id, () => act(async () => {}, players));
   const over = () => tournament.status === 'finished';
@@ -249,16 +260,50 @@ export async function dashboardScreen(root, id) {
       r.report.repeats.length > 0 && h('p', { class: 'hint' }, t('tt.repeats', { n: r.report.repeats.length })))));
   }
 
+  function drawClock() {
+    const current = tournament.round_list.at(-1);
+    const send = (body) => act(() => tournamentCall(id, '/clock', { method: 'POST', write: true, body }), clockPanel);
+    face.update(tournament.clock, tournament.warn_minutes);
+    controls ??= clockControls(send);
+    controls.update(tournament.clock, current ? current.tables.map((x) => x.table) : []);
+    stoppedHint.hidden = tournament.clock.state !== 'stopped';
+    if (!clockPanel.firstChild) {
+      replace(clockPanel, h('h2', {}, t('ci.clock')), face.el, stoppedHint, organiser && controls.el);
+    }
+    if (controls.el.isConnected) controls.el.hidden = tournament.status === 'finished';
+  }
+
+  function drawCheckIn() {
+    const open = organiser && checkInOpen(tournament);
+    if (!open) {
+      replace(checkIn);
+      return;
+    }
+    const link = checkInLink(tournament);
+    replace(checkIn, h('section', { class: 'panel check-in-panel', id: 'check-in-panel' },
+      h('h2', {}, t('ci.qr_title')), h('p', { class: 'hint' }, t('ci.qr_hint')),
+      qrCode(link, t('share.qr_of', { what: t('ci.qr_title') })),
+      h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('ci.qr_title'), class: 'link', id: 'check-in-link' })));
+  }
+
   function drawPlayers() {
     const base = tournamentRoute(id);
     const toggle = (player) => act(() => tournamentCall(id, `/players/${player.id}`,
       { method: 'PATCH', write: true, body: { active: !player.active } }), players);
+    const pay = (player, paid) => act(() => tournamentCall(id, `/players/${player.id}`,
+      { method: 'PATCH', write: true, body: { paid } }), players);
+    const paidCount = tournament.players.filter((p) => p.paid).length;
     replace(players, h('h2', {}, t('tt.players', { n: tournament.players.filter((p) => p.active).length })),
+      organiser && tournament.players.length > 0 && h('p', { class: 'paid-count', id: 'paid-count' },
+        t('ci.paid_count', { paid: paidCount, n: tournament.players.length })),
       tournament.players.length === 0 ? h('p', { class: 'hint' }, t('tt.no_players'))
         : h('ul', { class: 'recent player-list' }, tournament.players.map((p) => h('li', {
           'data-player': p.id, class: p.active ? null : 'inactive' },
         h('a', { class: 'recent-match', href: `${base}/p/${p.id}` }, h('strong', {}, p.name),
           h('span', { class: 'note' }, [p.club, !p.active && t('tt.dropped_out')].filter(Boolean).join(' · '))),
+        organiser && h('label', { class: 'paid-box' }, h('input', { type: 'checkbox', checked: p.paid,
+          'data-paid': p.id, 'aria-label': t('ci.paid_name', { name: p.name }),
+          onchange: (event) => pay(p, event.target.checked) }), t('ci.paid')),
         organiser && h('button', { type: 'button', class: 'icon edit-player-button',
           'aria-label': t('tt.edit_player', { name: p.name }), onclick: () => editing.open(p) }, '✎'),
         organiser && !over() && h('button', { type: 'button', class: 'secondary',
@@ -282,6 +327,8 @@ export async function dashboardScreen(root, id) {
     if (register) register.hidden = over();
     replace(head, tournamentHeader(tournament, 'overview'));
     drawRound();
+    drawClock();
+    drawCheckIn();
     drawPlayers();
     replace(table, h('h2', {}, t('standings.title')), standingsTable(tournament, standings));
   }
@@ -290,12 +337,13 @@ export async function dashboardScreen(root, id) {
   const view = tournament.private && recentTournaments().find((x) => x.id === id)?.view;
   const link = `${location.origin}${location.pathname}${tournamentRoute(id)}${view ? `?v=${encodeURIComponent(view)}` : ''}`;
   const code = qrCode(link, t('share.qr_of', { what: t('tt.link') }));
-  replace(root, head, round, register, players,
+  replace(root, head, checkIn, round, clockPanel, register, players,
     organiser && editing.form, clubs, table,
     earlier, exportsPanel(tournament, organiser),
     h('details', { class: 'panel' }, h('summary', {}, t('tt.link')), h('p', { class: 'hint' }, t('tt.link_hint')),
       unreachableLinks(), code, h('input', { type: 'text', readonly: true, value: link, 'aria-label': t('tt.link'), class: 'link' })));
   draw();
-  return followTournament(tournament, { version: () => tournament.version,
+  const stop = followTournament(tournament, { version: () => tournament.version,
     refresh: () => act(async () => {}, round) });
+  return () => { stop(); face.stop(); };
 }

@@ -48,6 +48,7 @@ export async function newTournamentScreen(root, clubId = null) {
   const state = {
     name: '', game: list[0].id, rounds: DEFAULT_ROUNDS, table_size: DEFAULT_TABLE, seating: 'mix',
     points: 'share', perPlace: {}, hide_standings: false, private: false, options: {},
+    check_in: false, late_check_in: false, warn_minutes: 5,
   };
   const current = () => tableGame(list.find((g) => g.id === state.game));
   const form = h('form', { class: 'panel new-match new-tournament', novalidate: true });
@@ -108,6 +109,10 @@ export async function newTournamentScreen(root, clubId = null) {
       pointsFields(),
       check('hide_standings', t('tt.hide_standings'), t('tt.hide_standings_hint')),
       check('private', t('tt.private'), t('tt.private_hint')),
+      check('check_in', t('ci.check_in'), t('ci.check_in_hint')),
+      check('late_check_in', t('ci.late_check_in'), t('ci.late_check_in_hint')),
+      number('tt-warn', 'warn_minutes', t('ci.warn_minutes'), state.warn_minutes, 0, 600,
+        (v) => { state.warn_minutes = v; }, t('ci.warn_minutes_hint')),
       optionFields({ game: g, options: state.options, players: Array(state.table_size).fill(''), redraw: draw }),
       h('button', { type: 'submit', class: 'primary' }, t('tt.create')));
   }
@@ -118,6 +123,7 @@ export async function newTournamentScreen(root, clubId = null) {
       sizesNear(g, state.table_size).map((size) => [String(size), parsePlaces(state.perPlace[size])])) };
     return { name: state.name.trim(), game: state.game, rounds: state.rounds, table_size: state.table_size,
       seating: state.seating, points, hide_standings: state.hide_standings, private: state.private,
+      check_in: state.check_in, late_check_in: state.late_check_in, warn_minutes: state.warn_minutes,
       options: optionsToSend(g, state.options, state.table_size), ...(club ? { club: club.id } : {}) };
   }
 

@@ -1,0 +1,315 @@
+"""Tournament day in the browser (issue 27): a player's phone at 360×640 opens the check-in link
+as a scan of the tournament's QR code would, registers with one tap, and shows "Your table is …,
+seat …" the moment the organiser starts round 1, with who sits where, who deals and the round
+clock ticking; the organiser's dashboard counts who has paid; the projector board at 1280×720
+shows the clock large and the check-in QR code, which a camera (zbar) reads as the check-in
+link."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import PHONE, Phone, Server, phone_in_use, qr_link
+from tests.e2e.test_accessibility import CONTRAST, OVERFLOW, TARGETS
+from tests.e2e.test_languages import english_on_screen, words
+
+pytestmark = pytest.mark.browser
+
+T = "/api/v1/tournaments"
+HD = {"width": 1280, "height": 720}
+OTHERS = ["Bea", "Cem", "Dan", "Eva", "Fay", "Gus", "Hal"]
+
+
+def new_tournament(server: Server, **settings: Any) -> dict[str, Any]:
+    made: dict[str, Any] = server.post(T, {
+        "name": "Jassabend", "game": "tschau-sepp", "options": {"games": 1}, "rounds": 2,
+        "table_size": 4, "seating": "random", "seed": 7, "check_in": True, **settings})
+    return made
+
+
+def as_organiser(phone: Phone, tournament: dict[str, Any]) -> None:
+    phone.open("#/")
+    phone.page.evaluate(
+        """(t) => localStorage.setItem('tafelrunde.tournaments', JSON.stringify([{
+             id: t.id, name: t.name, game: t.game, token: t.token, view: null }]))""",
+        tournament)
+
+
+def seconds_shown(text: str) -> int:
+    minutes, seconds = text.strip().split(":")[-2:]
+    return int(minutes) * 60 + int(seconds)
+
+
+def test_a_player_checks_in_by_the_code_and_sees_the_table_live_with_the_clock(
+        phone: Phone, server: Server) -> None:
+    tournament = new_tournament(server, private=True)
+    page = phone.page
+    # What the QR code holds: the app's check-in screen with the tournament's code.
+    phone.open(f"#/t/{tournament['id']}/check-in?code={tournament['check_in_code']}")
+    page.fill("#ci-name", "Ann")
+    page.fill("#ci-club", "Bern")
+    page.click("#ci-send")
+    expect(page.locator("#no-table")).to_be_visible()
+    expect(page.locator("h1")).to_have_text("Jassabend")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    # The code is not left in the address bar; the phone keeps the player's token.
+    assert "code=" not in page.url
+    for name in OTHERS:
+        server.post(f"{T}/{tournament['id']}/check-in",
+                    {"code": tournament["check_in_code"], "name": name})
+    started = server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+    table = next(t for t in started["tables"] if 1 in t["players"])
+    seat = table["players"].index(1) + 1
+    # Live: nobody touches the phone.
+    mine = page.locator("#your-table")
+    expect(mine).to_have_text(f"Your table is {table['table']}, seat {seat}", timeout=15000)
+    size = float(mine.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)"))
+    assert size >= 28, f"the table is written at {size} px"
+    box = mine.bounding_box()
+    assert box is not None
+    assert box["x"] + box["width"] <= PHONE["width"]
+    names = ["Ann", *OTHERS]
+    expect(page.locator("#my-seats li")).to_have_count(4)
+    for index, player in enumerate(table["players"]):
+        expect(page.locator("#my-seats li").nth(index)).to_contain_text(names[player - 1])
+    # Seat 0 sits left of the first dealer: the last seat deals first.
+    dealer = names[table["players"][-1] - 1]
+    expect(page.locator("#my-dealer")).to_have_text(f"{dealer} deals next.")
+    # The organiser starts the clock: the phone shows it and counts down by itself.
+    server.post(f"{T}/{tournament['id']}/clock", {"action": "start", "minutes": 30},
+                tournament["token"])
+    clock = page.locator("#clock")
+    expect(clock).to_be_visible(timeout=15000)
+    expect(clock).to_have_attribute("data-state", "running")
+    first = seconds_shown(clock.locator(".clock-time").inner_text())
+    assert 29 * 60 <= first <= 30 * 60
+    deadline = time.monotonic() + 10
+    while seconds_shown(clock.locator(".clock-time").inner_text()) >= first:
+        assert time.monotonic() < deadline, "the clock does not tick"
+        time.sleep(0.2)
+    # Paused: it stands still and says so.
+    server.post(f"{T}/{tournament['id']}/clock", {"action": "pause"}, tournament["token"])
+    expect(clock).to_have_attribute("data-state", "paused", timeout=15000)
+    # Scanning the code again on this phone registers nobody twice: it opens the player's view.
+    phone.open(f"#/t/{tournament['id']}/check-in?code={tournament['check_in_code']}")
+    expect(page.locator("#your-table")).to_be_visible()
+    assert len(server.get(f"{T}/{tournament['id']}", tournament["token"])["players"]) == 8
+
+
+def test_the_clock_warns_and_says_time(phone: Phone, server: Server) -> None:
+    tournament = new_tournament(server, warn_minutes=5)
+    for name in ["Ann", *OTHERS]:
+        server.post(f"{T}/{tournament['id']}/check-in",
+                    {"code": tournament["check_in_code"], "name": name})
+    server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+    server.post(f"{T}/{tournament['id']}/clock", {"action": "start", "minutes": 3},
+                tournament["token"])
+    page = phone.page
+    # Three minutes are not waited for: the page's own time is moved on, as a phone left lying
+    # on the table would find it (its correction by the server's time was made at the read).
+    page.clock.install()
+    phone.open(f"#/t/{tournament['id']}/p/1")
+    clock = page.locator("#clock")
+    expect(clock).to_have_attribute("data-state", "warning")
+    page.clock.fast_forward("03:05")
+    expect(clock.locator(".clock-time")).to_have_text("Time!")
+    expect(clock).to_have_attribute("data-state", "time")
+
+
+def test_the_dashboard_counts_who_paid_and_shows_the_check_in_code(
+        phone: Phone, server: Server) -> None:
+    tournament = new_tournament(server)
+    for name in ["Ann", "Bea", "Cem"]:
+        server.post(f"{T}/{tournament['id']}/check-in",
+                    {"code": tournament["check_in_code"], "name": name})
+    as_organiser(phone, tournament)
+    page = phone.page
+    phone.open(f"#/t/{tournament['id']}")
+    expect(page.locator("#paid-count")).to_have_text("0 of 3 paid")
+    page.locator('[data-paid="2"]').check()
+    expect(page.locator("#paid-count")).to_have_text("1 of 3 paid")
+    assert [p["paid"] for p in server.get(f"{T}/{tournament['id']}")["players"]] == [
+        False, True, False]
+    link = page.locator("#check-in-link").input_value()
+    assert link.endswith(f"#/t/{tournament['id']}/check-in?code={tournament['check_in_code']}")
+    # A new arrival shows up live.
+    server.post(f"{T}/{tournament['id']}/check-in",
+                {"code": tournament["check_in_code"], "name": "Dan"})
+    expect(page.locator("#paid-count")).to_have_text("1 of 4 paid", timeout=15000)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_board_shows_the_clock_large_and_a_check_in_code_a_camera_reads(
+        browser: Any, server: Server, tmp_path: Path) -> None:
+    tournament = new_tournament(server, late_check_in=True)
+    for name in ["Ann", *OTHERS]:
+        server.post(f"{T}/{tournament['id']}/check-in",
+                    {"code": tournament["check_in_code"], "name": name})
+    server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+    with phone_in_use(browser, server, viewport=HD) as screen:
+        as_organiser(screen, tournament)
+        page = screen.page
+        screen.open(f"#/t/{tournament['id']}/board")
+        clock = page.locator("#clock")
+        expect(clock).to_be_hidden()
+        server.post(f"{T}/{tournament['id']}/clock", {"action": "start", "minutes": 40},
+                    tournament["token"])
+        expect(clock).to_be_visible(timeout=15000)
+        time_box = clock.locator(".clock-time")
+        assert 39 * 60 <= seconds_shown(time_box.inner_text()) <= 40 * 60
+        height = time_box.bounding_box()
+        assert height is not None
+        assert height["height"] >= 40, f"the clock is {height['height']} px high"
+        # One table gets two minutes more: the board names it under the clock.
+        server.post(f"{T}/{tournament['id']}/clock",
+                    {"action": "extend", "minutes": 2, "table": 1}, tournament["token"])
+        expect(clock.locator('.clock-tables [data-table="1"]')).to_be_visible(timeout=15000)
+        # The whole board still fits the screen.
+        assert page.evaluate("() => document.scrollingElement.scrollHeight") <= HD["height"]
+        qr = page.locator("#board-check-in")
+        expect(qr).to_be_visible()
+        read = qr_link(qr, tmp_path / "board-qr.png")
+        assert read.split("#", 1)[1].startswith(f"/t/{tournament['id']}/check-in?")
+        assert parse_qs(read.split("?", 1)[1])["code"] == [tournament["check_in_code"]]
+
+
+def test_a_tables_phone_shows_the_clock_with_its_own_extra_time(
+        phone: Phone, server: Server) -> None:
+    tournament = new_tournament(server, private=True)
+    for name in ["Ann", *OTHERS]:
+        server.post(f"{T}/{tournament['id']}/check-in",
+                    {"code": tournament["check_in_code"], "name": name})
+    started = server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+    table = started["tables"][1]
+    page = phone.page
+    # The table's link, as its QR code on the table card holds it.
+    page.goto(f"{server.base}/#/m/{table['match_id']}?t={table['table_token']}"
+              f"&tt={tournament['id']}.1.{table['table']}")
+    page.wait_for_selector("body[data-ready]")
+    clock = page.locator(f"#clock-table-{table['table']}")
+    expect(clock).to_be_hidden()
+    server.post(f"{T}/{tournament['id']}/clock", {"action": "start", "minutes": 20},
+                tournament["token"])
+    expect(clock).to_be_visible(timeout=15000)
+    assert 19 * 60 <= seconds_shown(clock.locator(".clock-time").inner_text()) <= 20 * 60
+    # Five more minutes for this table alone: its phone shows its own time.
+    server.post(f"{T}/{tournament['id']}/clock",
+                {"action": "extend", "minutes": 5, "table": table["table"]}, tournament["token"])
+    deadline = time.monotonic() + 15
+    while seconds_shown(clock.locator(".clock-time").inner_text()) < 24 * 60:
+        assert time.monotonic() < deadline, "the table's extra time is not shown"
+        time.sleep(0.2)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_the_organiser_runs_the_clock_from_the_dashboard(phone: Phone, server: Server) -> None:
+    tournament = new_tournament(server)
+    for name in ["Ann", *OTHERS]:
+        server.post(f"{T}/{tournament['id']}/check-in",
+                    {"code": tournament["check_in_code"], "name": name})
+    server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+    as_organiser(phone, tournament)
+    page = phone.page
+    phone.open(f"#/t/{tournament['id']}")
+    page.fill("#clock-minutes", "25")
+    page.click('[data-clock="start"]')
+    clock = page.locator("#clock")
+    expect(clock).to_have_attribute("data-state", "running")
+    assert 24 * 60 <= seconds_shown(clock.locator(".clock-time").inner_text()) <= 25 * 60
+    page.click('[data-clock="pause"]')
+    expect(clock).to_have_attribute("data-state", "paused")
+    expect(page.locator('[data-clock="pause"]')).to_be_hidden()
+    page.click('[data-clock="extend"]')
+    expect(clock.locator(".clock-time")).to_have_text(re.compile(r"^(29|30):\d\d$"))
+    page.select_option("#clock-table", "2")
+    page.fill("#clock-table-minutes", "3")
+    page.click('[data-clock="extend-table"]')
+    expect(clock.locator('.clock-tables [data-table="2"]')).to_be_visible()
+    # Minutes being typed survive the dashboard being drawn again (after an action or a change).
+    page.fill("#clock-minutes", "12")
+    page.click('[data-clock="resume"]')
+    expect(clock).to_have_attribute("data-state", "running")
+    assert page.locator("#clock-minutes").input_value() == "12"
+    clock_now = server.get(f"{T}/{tournament['id']}")["clock"]
+    assert clock_now["state"] == "running"
+    assert set(clock_now["tables"]) == {"2"}
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+@pytest.mark.parametrize("lang", ["de", "fr", "it"])
+def test_check_in_the_table_and_time_read_in_the_phones_language(
+        browser: Any, server: Server, lang: str) -> None:
+    tournament = new_tournament(server, warn_minutes=5)
+    with phone_in_use(browser, server, locale={"de": "de-CH", "fr": "fr-CH", "it": "it-CH"}[lang]) \
+            as phone:
+        page = phone.page
+        page.clock.install()
+        phone.open(f"#/t/{tournament['id']}/check-in?code={tournament['check_in_code']}")
+        expect(page.locator("#ci-send")).to_have_text(words(lang, "ci.send"))
+        assert english_on_screen(page, lang) == []
+        page.fill("#ci-name", "Ann")
+        page.click("#ci-send")
+        expect(page.locator("#no-table")).to_be_visible()
+        for name in OTHERS:
+            server.post(f"{T}/{tournament['id']}/check-in",
+                        {"code": tournament["check_in_code"], "name": name})
+        started = server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+        table = next(t for t in started["tables"] if 1 in t["players"])
+        expect(page.locator("#your-table")).to_have_text(words(
+            lang, "ci.your_table", table=table["table"], seat=table["players"].index(1) + 1),
+            timeout=15000)
+        server.post(f"{T}/{tournament['id']}/clock", {"action": "start", "minutes": 1},
+                    tournament["token"])
+        clock = page.locator("#clock")
+        expect(clock).to_have_attribute("data-state", "warning", timeout=15000)
+        page.clock.fast_forward("01:05")
+        expect(clock.locator(".clock-time")).to_have_text(words(lang, "ci.time_up"))
+        assert english_on_screen(page, lang) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_tournament_day_screens_meet_the_accessibility_measures(
+        browser: Any, server: Server, scheme: str) -> None:
+    """The main screens' measures (tests/e2e/test_accessibility.py) on check-in, the player's
+    view with the clock in its warning and at "Time!", and the dashboard with the clock and the
+    paid boxes: tap targets of 44 px, WCAG AA contrast, nothing wider than the phone."""
+    tournament = new_tournament(server, warn_minutes=5)
+    with phone_in_use(browser, server) as phone:
+        page = phone.page
+        page.emulate_media(color_scheme=scheme)
+        page.clock.install()
+        found: list[str] = []
+
+        def measure(where: str) -> None:
+            found.extend(f"{where}: {p}" for p in page.evaluate(TARGETS))
+            found.extend(f"{where}: {p}" for p in page.evaluate(CONTRAST))
+            overflow = page.evaluate(OVERFLOW)
+            if overflow:
+                found.append(f"{where}: {overflow}")
+
+        phone.open(f"#/t/{tournament['id']}/check-in?code={tournament['check_in_code']}")
+        measure("check-in")
+        for name in ["Ann", *OTHERS]:
+            server.post(f"{T}/{tournament['id']}/check-in",
+                        {"code": tournament["check_in_code"], "name": name})
+        server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+        server.post(f"{T}/{tournament['id']}/clock", {"action": "start", "minutes": 4},
+                    tournament["token"])
+        phone.open(f"#/t/{tournament['id']}/p/1")
+        expect(page.locator("#clock")).to_have_attribute("data-state", "warning")
+        measure("player, warning")
+        page.clock.fast_forward("04:05")
+        expect(page.locator("#clock")).to_have_attribute("data-state", "time")
+        measure("player, time")
+        as_organiser(phone, tournament)
+        phone.open(f"#/t/{tournament['id']}")
+        expect(page.locator("#clock")).to_be_visible()
+        measure("dashboard")
+    assert found == []
