@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from scoring.measures import Measure, Priced
 from scoring.messages import ENGLISH, NO_NAMES, Message, Names, Vocabulary, Wording
@@ -45,7 +45,8 @@ class OptionSpec:
     ``wording`` given to :meth:`as_json`.
 
     ``kind`` is one of ``int``, ``bool``, ``choice``, ``seat_groups`` (lists of seats),
-    ``choices`` (a list drawn from ``choices``), ``values_by_rank`` (an object rank → number).
+    ``choices`` (a list drawn from ``choices``), ``values_by_rank`` (an object rank → number),
+    ``text`` (a name, ``minimum`` to ``maximum`` characters).
     ``default`` is ``None`` when the default depends on the players; ``default_rule`` then says how.
     ``available`` states when the option applies, e.g. ``"players == 3"`` (for programs).
     """
@@ -107,7 +108,7 @@ class SheetColumns:
     sides: frozenset[str] = frozenset()
 
 
-OPTION_KINDS = ("int", "bool", "choice", "seat_groups", "choices", "values_by_rank")
+OPTION_KINDS = ("int", "bool", "choice", "seat_groups", "choices", "values_by_rank", "text")
 OPTION_SHAPE = obj(
     {"name": string(), "kind": string(OPTION_KINDS), "label": string(), "description": string(),
      "default": anything("null when the default depends on the players (see default_rule)")},
@@ -270,3 +271,43 @@ class Game(Protocol[Opt, E, R, T]):
 
 
 AnyGame = Game[Any, Any, Any, Any]
+
+
+@runtime_checkable
+class FinishedByHand(Protocol):
+    """A game without an end of its own (the score pad): the table says when its match is over.
+
+    The finish is part of the options (the rounds played then), so a fold stays a pure function
+    of game, players, options and entries."""
+
+    def can_finish(self, setup: Setup[Any], rounds: int) -> bool:
+        """Whether a match of this setup with ``rounds`` rounds can be finished now."""
+        ...
+
+    def finished_by_hand(self, options: Any, rounds: int) -> Any:
+        """The options of the match finished after ``rounds`` rounds."""
+        ...
+
+    def reopened(self, options: Any) -> Any:
+        """The options of the match open again (its last round undone)."""
+        ...
+
+
+@runtime_checkable
+class Variants(Protocol):
+    """A game whose matches are each of a game of its own for a club's statistics and ratings:
+    a score pad's ``title``."""
+
+    def variant(self, options: Any) -> str:
+        ...
+
+
+VARIANT_SEPARATOR = ":"
+
+
+def game_key(game: AnyGame, options: Any) -> str:
+    """The game a match counts for in a club's statistics, ratings and history: the game's id,
+    or ``<id>:<variant>`` (``score-pad:Jass``)."""
+    if isinstance(game, Variants):
+        return f"{game.id}{VARIANT_SEPARATOR}{game.variant(options)}"
+    return game.id
