@@ -29,7 +29,7 @@ import msgspec
 from litestar import Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.clubs import access, seasons, service
+from api.clubs import access, pads, seasons, service
 from api.clubs import backup as club_backup
 from api.clubs import export as club_export
 from api.i18n.negotiation import Choice
@@ -44,7 +44,8 @@ BIG_FINISHED = 1_000
 over a range or rating history are some 50 ms of work on the loop of a small machine."""
 
 Read = Literal["club", "players", "player", "ladder", "rating_history", "statistics",
-               "history", "head_to_head", "export", "backup", "seasons", "season_standings"]
+               "history", "head_to_head", "export", "backup", "seasons", "season_standings",
+               "pads"]
 UNKEPT = frozenset({"history", "backup", "season_standings"})
 
 
@@ -125,11 +126,15 @@ async def _season_standings(session: AsyncSession, club_id: str, authorization: 
                                                     words_for(choice)))
 
 
+async def _pads(session: AsyncSession, club_id: str, authorization: str | None) -> Answer:
+    return json_answer(await pads.read_pads(session, club_id, authorization))
+
+
 READS: Reads = {
     "club": _club, "players": _players, "player": _player, "ladder": _ladder,
     "rating_history": _rating_history, "statistics": _statistics, "history": _history,
     "head_to_head": _head_to_head, "export": _export, "backup": _backup,
-    "seasons": _seasons, "season_standings": _season_standings}
+    "seasons": _seasons, "season_standings": _season_standings, "pads": _pads}
 
 
 class ClubAnswers:

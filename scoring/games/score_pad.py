@@ -491,8 +491,10 @@ class ScorePad:
 
     # A game without an end of its own is finished by hand (scoring.game.FinishedByHand).
 
-    def variant(self, options: Options) -> str:
-        return options.title
+    def variant(self, options: JSON) -> str:
+        """The title: each is a game of its own in a club (spaces around it are not kept)."""
+        title = options.get("title") if isinstance(options, dict) else None
+        return title.strip() if isinstance(title, str) else ""
 
     def can_finish(self, setup: Setup[Options], rounds: int) -> bool:
         return rounds > 0

@@ -56,8 +56,11 @@ def points(folded: FoldedMatch) -> list[tuple[str, int, int]]:
 
 def test_the_registry_finds_the_score_pad_and_its_club_keys() -> None:
     assert game_by_id("score-pad") is GAME
-    assert game_key(GAME, pad().options) == "score-pad:Jass"
-    assert game_by_key("score-pad:Jass") is GAME
+    assert game_key(GAME, PAD.options_json(pad().options)) == "score-pad:Jass"
+    assert game_key(GAME, {"title": " Jass "}) == "score-pad:Jass"
+    jass = game_by_key("score-pad:Jass")
+    assert jass is not None
+    assert (jass.id, jass.name, jass.measures) == ("score-pad:Jass", "Jass", GAME.measures)
     assert game_by_key("score-pad") is None
     assert game_by_key("score-pad:") is None
     sea = game_by_id("sea-change")
