@@ -878,8 +878,9 @@ async def finish_match(
             raise Conflict(_("The match is finished already."))
         options = game.options_json(game.finished_by_hand(setup.options, played))
         closed = replace(stored, record=replace(record, options=options))
+        # Round ``played`` as "changed": the audit names the round the match was finished after.
         written = await _store_fold(statements, folds, owners, closed, writer, stored.entries,
-                                    played + 1, "finished", sender, options_changed=True)
+                                    played, "finished", sender, options_changed=True)
     _remember(folds, closed, writer, written, stored.entries)
     await _publish(broker, writer, match_id, written, "finished", played)
     return await read_match(database, owners, match_id, authorization)

@@ -15,8 +15,15 @@ export async function loadView(id) {
   return { match, game, module: await gameModule(match.game), canWrite: !!writeToken(id) };
 }
 
+/** A game's name; a club's game key of a score pad (`score-pad:Jass`) is named by its title. */
 export function gameName(gameId) {
-  return t(`game.${gameId}`);
+  const at = gameId.indexOf(':');
+  return at >= 0 ? gameId.slice(at + 1) : t(`game.${gameId}`);
+}
+
+/** What a match is called: its game, or the game a score pad keeps (its `title`: Jass). */
+export function matchTitle(match) {
+  return match.options?.title || gameName(match.game);
 }
 
 export function header(view, active) {
@@ -25,7 +32,7 @@ export function header(view, active) {
   const tabs = [['sheet', base], ['standings', `${base}/standings`], ['history', `${base}/history`],
     ['share', `${base}/share`]];
   return h('div', { class: 'match-head' },
-    h('h1', {}, gameName(match.game), h('small', {}, ` · ${match.players.map((p) => p.name).join(', ')}`)),
+    h('h1', {}, matchTitle(match), h('small', {}, ` · ${match.players.map((p) => p.name).join(', ')}`)),
     // Not over the round being entered, which must fit the phone's screen with Save in reach. A
     // match kept on this phone from before the API said when it was played has no played_at.
     active !== 'sheet' && match.played_at && h('p', { class: 'note played' },

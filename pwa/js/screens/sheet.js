@@ -17,6 +17,10 @@
 // (they come back into the form under its number, to be checked and saved) or to drop them.
 // Decision: a round waiting offline that meets a changed match asks the same question; the
 // later rounds waiting behind it ask theirs one after the other, oldest first.
+// A game without an end of its own (the score pad: `finish` in /games) is finished with a button
+// under the standings, tapped twice (the second tap says what it does), with the version shown
+// (If-Match): it needs the connection, as it decides the match for every phone. Undoing its last
+// round (history) opens it again.
 import { Problem, call, guide as askGuide } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
@@ -174,9 +178,32 @@ export async function sheetScreen(root, id) {
     ({ form, editor } = fresh);
   }
 
+  function finishButton() {
+    const { match, game } = view;
+    if (!game.finish || !view.canWrite || match.rounds.length === 0) return null;
+    const button = h('button', { type: 'button', class: 'secondary finish', onclick: async () => {
+      if (!('sure' in button.dataset)) {
+        button.dataset.sure = '';
+        button.textContent = t('pad.finish_sure', { n: match.rounds.length });
+        return;
+      }
+      button.disabled = true;
+      try {
+        await call(`/matches/${encodeURIComponent(id)}/finish`, { method: 'POST', match: id, write: true,
+          headers: { 'If-Match': `"${view.match.version}"` } });
+        go(`#/m/${encodeURIComponent(id)}/winner`);
+      } catch (error) {
+        button.disabled = false;
+        toast(error instanceof Problem && error.status === 412 ? t('error.stale') : problemText(error));
+        await refresh();
+      }
+    } }, t('pad.finish'));
+    return button;
+  }
+
   function drawSummary() {
     const { match } = view;
-    replace(summary, standingsStrip(match),
+    replace(summary, standingsStrip(match), finishButton(),
       !view.canWrite && h('p', { class: 'hint' }, t('sheet.view_only')));
     summary.hidden = !summary.childElementCount;
   }
