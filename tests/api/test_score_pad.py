@@ -8,6 +8,7 @@ from typing import Any
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
+from api.shared import requests
 from tests.api.clubs import MATCHES, TOURNAMENTS, bearer, new_club
 from tests.conftest import problem
 
@@ -227,3 +228,55 @@ async def test_a_tournament_of_a_pad_plays_pad_rounds_and_names_its_title(
                              params={"format": "html"}, headers=auth)
     assert board.status_code == 200
     assert "Schieber" in board.text
+
+
+async def test_finishing_is_heard_live_by_every_phone_on_the_match(client: Client) -> None:
+    match = await new_pad(client, {"title": "Skat"}, players=3)
+    ok(await add(client, match, 24, -48, 0), 201)
+
+    async def version() -> int:
+        return 2
+
+    events = requests.change_events(client.app.state.broker, match["id"], version)
+    await anext(events)
+    await anext(events)
+    ok(await finish(client, match))
+    assert (await anext(events)).encode() == (
+        b'event: change\r\ndata: {"version":3,"action":"finished","round":1}\r\n\r\n')
+    await events.aclose()
+
+
+async def test_a_pad_exports_as_csv_and_json_with_its_title(client: Client) -> None:
+    match = await new_pad(client, {"title": "Doppelkopf", "round_total": 0})
+    ok(await add(client, match, 3, 3, -3, -3), 201)
+    ok(await add(client, match, -2, 6, -2, -2), 201)
+    ok(await finish(client, match))
+    sheet = await client.get(f"{MATCHES}/{match['id']}/export", params={"format": "csv"})
+    assert sheet.status_code == 200, sheet.text
+    lines = sheet.text.lstrip("\ufeff").splitlines()
+    assert len(lines) == 3
+    assert lines[0].split(",")[1:3] == ["Ann: points", "Ann: total points"]
+    assert lines[2].split(",") == ["2", "-2", "1", "6", "9", "-2", "-5", "-2", "-5"]
+    exported = ok(await client.get(f"{MATCHES}/{match['id']}/export", params={"format": "json"}))
+    assert exported["match"]["options"]["title"] == "Doppelkopf"
+    assert exported["match"]["reason"]["code"] == "finished_by_hand"
+
+
+async def test_a_clubs_backup_brings_its_pads_back_as_games_of_their_own(
+        client: Client) -> None:
+    club = await new_club(client)
+    jass = await club.start(["Ann", "Bea"], "score-pad", {"title": "Jass", "rounds": 1})
+    ok(await club.record(jass, {"points": [100, 57]}), 201)
+    open_pad = await club.start(["Ann", "Bea"], "score-pad", {"title": "Rommé"})
+    ok(await club.record(open_pad, {"points": [5, 30]}), 201)
+    ok(await finish(client, open_pad))
+    saved = ok(await client.get(f"{club.url}/backup", headers=club.auth))
+    assert {played["game"] for played in saved["matches"]} == {"score-pad"}
+    imported = ok(await client.post("/api/v1/clubs/import", json=saved), 201)
+    again = await new_club(client)
+    again.id, again.token = imported["id"], imported["token"]
+    members = await again.members()
+    assert set(members["Ann"]["games"]) == {"score-pad:Jass", "score-pad:Rommé"}
+    assert members["Ann"]["games"]["score-pad:Jass"]["won"] == 1
+    assert members["Bea"]["games"]["score-pad:Rommé"]["won"] == 1
+    assert [pad["title"] for pad in await again.get("/pads")] == ["Rommé", "Jass"]
