@@ -76,7 +76,8 @@ def test_a_jass_evening_of_four_is_three_numbers_and_one_tap_a_round(
     assert on_screen(page, "button.save")
     page.get_by_role("button", name="Save round").click()
     expect(page.locator(".entry-head h2")).to_contain_text("Round 2", timeout=SAVED)
-    expect(page.locator(".strip")).to_contain_text("Ann 80")
+    expect(page.locator(".pad-totals")).to_contain_text("Ann 80")
+    expect(page.locator(".pad-totals")).to_contain_text("Dan 17")
 
     # Round 2: the ± key where the keyboard has no minus; a sum off 157 is refused at points.
     fields[0].fill("200")
@@ -125,12 +126,21 @@ def test_six_players_fit_one_screen_and_a_pad_without_an_end_is_finished_by_hand
     page = phone.page
     phone.open(f"#/m/{made['id']}?t={made['token']}")
     expect(page.locator("form.entry-form")).to_be_visible()
-    assert on_screen(page, "[aria-label='Points of Fay']")
-    assert on_screen(page, "button.save")
     for name, points in zip(names, (30, 20, -10, 0, 50, 10), strict=True):
         page.get_by_label(f"Points of {name}", exact=True).fill(str(points))
     page.get_by_role("button", name="Save round").click()
     expect(page.locator(".entry-head h2")).to_contain_text("Round 2", timeout=SAVED)
+    # With a round played (the Finish button, the totals) six fields and Save are one screen.
+    expect(page.locator(".pad-totals")).to_contain_text("Eva 50")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    for shown in ("[aria-label='Points of Fay']", ".pad-totals", "button.save", "button.finish"):
+        assert on_screen(page, shown), shown
+    save = page.locator(".action-bar").bounding_box()
+    assert save is not None
+    for above in ("[aria-label='Points of Fay']", ".pad-totals"):
+        box = page.locator(above).bounding_box()
+        assert box is not None
+        assert box["y"] + box["height"] <= save["y"], above
     finish = page.get_by_role("button", name="Finish the match")
     finish.click()
     expect(page.locator("button.finish")).to_have_text("Finish after 1 round? Tap again")

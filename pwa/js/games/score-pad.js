@@ -29,6 +29,9 @@ export function roundCells(match, round) {
 
 export const chartTotals = () => ['points'];
 
+// The form's line of running totals stands in for the sheet's standings line above it.
+export const totalsInForm = true;
+
 export function entryForm({ match, initial, guide, report }) {
   const padSides = sides(match);
   const n = padSides.length;
