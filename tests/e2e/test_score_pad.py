@@ -5,7 +5,8 @@ one tap sets it up. A round of four players is three numbers typed (Enter moves 
 filled from the round total) and one tap on Save; the running totals stand in a line under the
 fields; the ± key makes a number negative where the keyboard has no minus. The evening is played
 to 1000 and the winner screen says why. A pad without an end of its own is finished by hand,
-and six players' fields fit one screen with Save.
+and six players' fields fit one screen with Save. Offline a round waits in the outbox, its last
+field filled from the round total.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Phone, Server
+from tests.e2e.test_sync import wait_until_kept
 
 pytestmark = pytest.mark.browser
 
@@ -147,3 +149,24 @@ def test_six_players_fit_one_screen_and_a_pad_without_an_end_is_finished_by_hand
     page.locator("button.finish").click()
     expect(page.locator("#winner-reason")).to_have_text(
         "Finished after 1 round; Eva wins with 50.", timeout=SAVED)
+
+
+def test_offline_a_pad_round_waits_in_the_outbox_with_its_last_field_filled(
+        phone: Phone, server: Server) -> None:
+    made = server.post("/api/v1/matches", {"game": "score-pad", "players": PLAYERS,
+                                           "options": JASS})
+    page = phone.page
+    phone.open(f"#/m/{made['id']}?t={made['token']}")
+    phone.wait_for_service_worker()
+    wait_until_kept(page, f"/api/v1/matches/{made['id']}")
+    phone.context.set_offline(True)
+    for name, points in zip(PLAYERS, ("90", "60", "7"), strict=False):
+        page.get_by_label(f"Points of {name}", exact=True).fill(points)
+    expect(page.get_by_label("Points of Dan", exact=True)).to_have_value("0")
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator(".pending-round")).to_have_text("Round 1: waiting to be sent")
+
+    phone.context.set_offline(False)
+    expect(page.locator(".pending-round")).to_have_count(0, timeout=SAVED)
+    rounds = server.get(f"/api/v1/matches/{made['id']}")["rounds"]
+    assert [r["entry"]["points"] for r in rounds] == [[90, 60, 7, 0]]
