@@ -280,3 +280,17 @@ async def test_a_clubs_backup_brings_its_pads_back_as_games_of_their_own(
     assert members["Ann"]["games"]["score-pad:Jass"]["won"] == 1
     assert members["Bea"]["games"]["score-pad:Rommé"]["won"] == 1
     assert [pad["title"] for pad in await again.get("/pads")] == ["Rommé", "Jass"]
+
+
+async def test_a_club_sets_default_stakes_for_one_pad_or_for_every_pad(client: Client) -> None:
+    club = await new_club(client)
+    ok(await client.patch(club.url, headers=club.auth, json={"stakes": {
+        "score-pad:Jass": {"currency": "CHF", "per_point": "0.01"},
+        "score-pad": {"currency": "EUR", "per_point": "0.10"}}}))
+    jass = await club.start(["Ann", "Bea"], "score-pad", {"title": "Jass"})
+    assert jass["stakes"]["currency"] == "CHF"
+    rommé = await club.start(["Ann", "Bea"], "score-pad", {"title": "Rommé", "winner": "fewest"})
+    assert rommé["stakes"]["currency"] == "EUR"
+    body = problem(await client.patch(club.url, headers=club.auth, json={"stakes": {
+        "sea-change:Jass": {"currency": "CHF", "per_point": "0.01"}}}), 422)
+    assert body["errors"][0]["path"] == "stakes.sea-change:Jass"
