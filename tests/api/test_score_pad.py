@@ -183,6 +183,16 @@ async def test_each_title_is_a_game_of_its_own_in_a_club_and_its_pads_are_rememb
                              headers=club.auth), 422)
     history = await club.get("/history", game="score-pad:Hearts")
     assert [entry["id"] for entry in history["entries"]] == [hearts["id"]]
+    chart = await club.get("/ratings/history", game="score-pad:Jass")
+    assert chart
+    ann, bea = members["Ann"]["id"], members["Bea"]["id"]
+    together = await club.get("/head-to-head", player=ann, opponent=bea)
+    assert {game["game"] for game in together["games"]} == {"score-pad:Jass", "score-pad:Hearts"}
+    season = ok(await client.post(f"{club.url}/seasons", headers=club.auth, json={
+        "name": "Jass forever", "from": "2020-01-01", "to": "2099-12-31",
+        "game": "score-pad:Jass"}), 201)
+    standings = await club.get(f"/seasons/{season['id']}/standings")
+    assert {line["name"] for line in standings} == {"Ann", "Bea", "Cem", "Dan"}
     assert "score-pad:Jass" in (await club.get())["games"]
     pads = await club.get("/pads")
     assert [(pad["key"], pad["title"], pad["matches"], pad["players"]) for pad in pads] == [
