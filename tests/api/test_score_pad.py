@@ -238,6 +238,15 @@ async def test_a_tournament_of_a_pad_plays_pad_rounds_and_names_its_title(
                              params={"format": "html"}, headers=auth)
     assert board.status_code == 200
     assert "Schieber" in board.text
+    saved = ok(await client.get(f"{TOURNAMENTS}/{tournament['id']}/backup", headers=auth))
+    restored = ok(await client.post(f"{TOURNAMENTS}/import", json=saved), 201)
+    again = ok(await client.get(f"{TOURNAMENTS}/{restored['id']}",
+                                headers=bearer(restored["token"])))
+    assert again["options"]["title"] == "Schieber"
+    (table_again,) = again["round_list"][0]["tables"]
+    match_again = ok(await client.get(f"{MATCHES}/{table_again['match_id']}"))
+    assert [r["entry"]["points"] for r in match_again["rounds"]] == [[100, 57, 0, 0],
+                                                                      [0, 0, 157, 0]]
 
 
 async def test_finishing_is_heard_live_by_every_phone_on_the_match(client: Client) -> None:
