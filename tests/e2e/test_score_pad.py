@@ -170,3 +170,21 @@ def test_offline_a_pad_round_waits_in_the_outbox_with_its_last_field_filled(
     expect(page.locator(".pending-round")).to_have_count(0, timeout=SAVED)
     rounds = server.get(f"/api/v1/matches/{made['id']}")["rounds"]
     assert [r["entry"]["points"] for r in rounds] == [[90, 60, 7, 0]]
+
+
+def test_the_score_chart_draws_a_pads_running_points_with_negatives(
+        phone: Phone, server: Server) -> None:
+    made = server.post("/api/v1/matches", {"game": "score-pad", "players": PLAYERS[:3],
+                                           "options": {"title": "Skat", "round_total": 0}})
+    for points in ([24, -12, -12], [-36, 18, 18], [10, 10, -20]):
+        server.post(f"/api/v1/matches/{made['id']}/rounds", {"points": points}, made["token"])
+    page = phone.page
+    phone.open(f"#/m/{made['id']}/standings")
+    figure = page.locator(".score-chart figure")
+    expect(figure.locator("figcaption")).to_have_text("Running totals: Points")
+    read = figure.evaluate("""(figure) => [...figure.querySelector('table').tBodies[0].rows]
+      .map((row) => [...row.cells].map((cell) => cell.textContent))""")
+    assert read == [["1", "24", "-12", "-12"], ["2", "-12", "6", "6"], ["3", "-2", "16", "-14"]]
+    box = figure.locator("svg").bounding_box()
+    assert box is not None
+    assert box["x"] + box["width"] <= 360
