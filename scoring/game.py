@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from scoring.measures import Measure, Priced
 from scoring.messages import ENGLISH, NO_NAMES, Message, Names, Vocabulary, Wording
@@ -45,7 +45,8 @@ class OptionSpec:
     ``wording`` given to :meth:`as_json`.
 
     ``kind`` is one of ``int``, ``bool``, ``choice``, ``seat_groups`` (lists of seats),
-    ``choices`` (a list drawn from ``choices``), ``values_by_rank`` (an object rank → number).
+    ``choices`` (a list drawn from ``choices``), ``values_by_rank`` (an object rank → number),
+    ``text`` (a name, ``minimum`` to ``maximum`` characters).
     ``default`` is ``None`` when the default depends on the players; ``default_rule`` then says how.
     ``available`` states when the option applies, e.g. ``"players == 3"`` (for programs).
     """
@@ -112,7 +113,7 @@ class SheetColumns:
     values: Mapping[str, Vocabulary] = field(default_factory=dict)
 
 
-OPTION_KINDS = ("int", "bool", "choice", "seat_groups", "choices", "values_by_rank")
+OPTION_KINDS = ("int", "bool", "choice", "seat_groups", "choices", "values_by_rank", "text")
 OPTION_SHAPE = obj(
     {"name": string(), "kind": string(OPTION_KINDS), "label": string(), "description": string(),
      "default": anything("null when the default depends on the players (see default_rule)")},
@@ -275,3 +276,104 @@ class Game(Protocol[Opt, E, R, T]):
 
 
 AnyGame = Game[Any, Any, Any, Any]
+
+
+@runtime_checkable
+class FinishedByHand(Protocol):
+    """A game without an end of its own (the score pad): the table says when its match is over.
+
+    The finish is part of the options (the rounds played then), so a fold stays a pure function
+    of game, players, options and entries."""
+
+    def can_finish(self, setup: Setup[Any], rounds: int) -> bool:
+        """Whether a match of this setup with ``rounds`` rounds can be finished now."""
+        ...
+
+    def finished_by_hand(self, options: Any, rounds: int) -> Any:
+        """The options of the match finished after ``rounds`` rounds."""
+        ...
+
+    def reopened(self, options: Any) -> Any:
+        """The options of the match open again (its last round undone)."""
+        ...
+
+
+@runtime_checkable
+class Variants(Protocol):
+    """A game whose matches are each of a game of its own for a club's statistics and ratings:
+    a score pad's ``title``."""
+
+    def variant(self, options: JSON) -> str:
+        """The variant of a match whose options are ``options`` (as stored or as given)."""
+        ...
+
+
+VARIANT_SEPARATOR = ":"
+
+
+class GameVariant:
+    """A game's matches of one variant as a game of its own (``score-pad:Jass``): everything as
+    the game does, under the variant's key as ``id`` and its name as ``name``; what a club's
+    statistics, ratings and history count by."""
+
+    def __init__(self, game: AnyGame, variant: str) -> None:
+        self.game = game
+        self.variant = variant
+        self.id = f"{game.id}{VARIANT_SEPARATOR}{variant}"
+        self.name = variant
+        self.min_players = game.min_players
+        self.max_players = game.max_players
+        self.sheet = game.sheet
+        self.shapes = game.shapes
+        self.measures = game.measures
+
+    def describe(self, wording: Wording = ENGLISH) -> dict[str, JSON]:
+        return self.game.describe(wording)
+
+    def read_options(self, raw: Mapping[str, JSON], players: int) -> Any:
+        return self.game.read_options(raw, players)
+
+    def options_json(self, options: Any) -> dict[str, JSON]:
+        return self.game.options_json(options)
+
+    def read_entry(self, raw: JSON, setup: Setup[Any], earlier: Sequence[Any]) -> Any:
+        return self.game.read_entry(raw, setup, earlier)
+
+    def score_round(self, entry: Any, setup: Setup[Any]) -> Any:
+        return self.game.score_round(entry, setup)
+
+    def first_totals(self, setup: Setup[Any]) -> Any:
+        return self.game.first_totals(setup)
+
+    def add_round(self, totals: Any, result: Any, setup: Setup[Any]) -> Any:
+        return self.game.add_round(totals, result, setup)
+
+    def is_over(self, totals: Any, rounds: Sequence[Any], setup: Setup[Any]) -> bool:
+        return self.game.is_over(totals, rounds, setup)
+
+    def judge(self, totals: Any, rounds: Sequence[Any], setup: Setup[Any]) -> Verdict:
+        return self.game.judge(totals, rounds, setup)
+
+    def priced(self, setup: Setup[Any]) -> Priced | None:
+        return self.game.priced(setup)
+
+    def score_share(self, totals: Any, setup: Setup[Any]) -> tuple[float, ...]:
+        return self.game.score_share(totals, setup)
+
+    def guide(self, raw: JSON, setup: Setup[Any], earlier: Sequence[Any],
+              wording: Wording = ENGLISH) -> dict[str, JSON]:
+        return self.game.guide(raw, setup, earlier, wording)
+
+
+def counted_as(game: AnyGame, options: JSON) -> AnyGame:
+    """The game a match of ``options`` counts for in a club's statistics, ratings and history:
+    the game itself, or its variant (:class:`GameVariant`, ``score-pad:Jass``). ``options`` as
+    stored (:meth:`Game.options_json`) or as given."""
+    if isinstance(game, Variants):
+        return GameVariant(game, game.variant(options))
+    return game
+
+
+def game_key(game: AnyGame, options: JSON) -> str:
+    """The key of :func:`counted_as`: the game's id, or ``<id>:<variant>``."""
+    return counted_as(game, options).id

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from functools import cache
 
 from scoring import games
-from scoring.game import AnyGame
+from scoring.game import VARIANT_SEPARATOR, AnyGame, GameVariant, Variants
 
 
 @cache
@@ -25,3 +25,14 @@ def all_games() -> Mapping[str, AnyGame]:
 
 def game_by_id(game_id: str) -> AnyGame | None:
     return all_games().get(game_id)
+
+
+def game_by_key(key: str) -> AnyGame | None:
+    """The game of a club's game key (:func:`scoring.game.counted_as`): ``sea-change``, or
+    ``score-pad:Jass`` as a :class:`~scoring.game.GameVariant`; ``None`` for an unknown game,
+    or a variant key of a game without variants, or a game's own id where it has them."""
+    game_id, separator, variant = key.partition(VARIANT_SEPARATOR)
+    game = game_by_id(game_id)
+    if game is None or bool(separator) != isinstance(game, Variants) or (separator and not variant):
+        return None
+    return GameVariant(game, variant) if separator else game

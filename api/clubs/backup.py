@@ -67,7 +67,7 @@ from api.tournaments.models import TournamentTableRow
 from api.tournaments.service import fold_problem, load_tournament
 from scoring import registry
 from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
-from scoring.game import AnyGame
+from scoring.game import AnyGame, counted_as
 from scoring.match import FoldedMatch, fold_match, set_up
 from scoring.money import format_amount
 from scoring.reading import JSON
@@ -96,7 +96,7 @@ async def backup(session: AsyncSession, club_id: str, authorization: str | None)
     finishes: dict[str, s.BackupFinish | None] = {}
     for match_id, game, players, options, private, created_at, finish, finished_at, tournament, \
             played_at, location, stakes in await session.execute(
-                select(club_matches.c.match_id, club_matches.c.game, MATCHES.c.players,
+                select(club_matches.c.match_id, MATCHES.c.game, MATCHES.c.players,
                        MATCHES.c.options, MATCHES.c.private, club_matches.c.created_at,
                        club_matches.c.finish, club_matches.c.finished_at,
                        club_matches.c.tournament_id, MATCHES.c.played_at, MATCHES.c.location,
@@ -260,6 +260,7 @@ def _club_match(club_id: str, match_id: str, game: AnyGame, folded: FoldedMatch,
                 counted: list[ledger.Finished], played_at: datetime | None = None) -> None:
     """The rows that make a match (stored before) the club's, with its result when it finished;
     a finished one also goes to ``counted``. ``played_at`` defaults to ``at``."""
+    game = counted_as(game, game.options_json(folded.setup.options))
     results = ledger.seat_results(game, folded) if finished is not None else {}
     rows.append((ledger.CLUB_MATCHES, {
         "match_id": match_id, "club_id": club_id, "tournament_id": tournament_id,

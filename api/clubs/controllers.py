@@ -281,6 +281,14 @@ class ClubController(Controller):
         """The club's seasons, in the order they were made."""
         return await answers(request).read(session, "seasons", club_id, authorization(request))
 
+    @get("/{club_id:str}/pads", operation_id="clubPads", raises=READ,
+         responses=documented(*READ), security=TOKEN)
+    async def pads(self, request: Request[Any, Any, Any], session: Session,
+                   club_id: ClubId) -> Response[list[s.ClubPad]]:
+        """The score-pad games the club has played (one per title), last played first, each
+        with the options of its last match: what "new match" offers first."""
+        return await answers(request).read(session, "pads", club_id, authorization(request))
+
     @get("/{club_id:str}/seasons/{season_id:int}/standings", operation_id="clubSeasonStandings",
          raises=READ, responses=documented(*READ), security=TOKEN)
     async def season_standings(self, request: Request[Any, Any, Any], session: Session,

@@ -93,7 +93,7 @@ def club_words(words: Words) -> SheetWords:
 
 
 def _game_name(game_id: str) -> str:
-    game = registry.game_by_id(game_id)
+    game = registry.game_by_key(game_id)
     return game_id if game is None else game.name
 
 

@@ -46,7 +46,7 @@ from api.db.statements import Statements
 from api.edge.problems import NotFound
 from api.i18n import _
 from scoring import registry
-from scoring.game import AnyGame
+from scoring.game import AnyGame, counted_as
 from scoring.match import FoldedMatch
 
 NO_SUCH_CLUB = _('There is no club "{club}".')
@@ -99,7 +99,7 @@ INSERT_RATING_CHANGE = insert(RATINGS)
 
 
 def game_of(game_id: str) -> AnyGame:
-    game = registry.game_by_id(game_id)
+    game = registry.game_by_key(game_id)
     if game is None:
         raise NotFound(_('The game "{game}" is not known to this server.', game=game_id))
     return game
@@ -157,9 +157,11 @@ def stored_result(match_id: str, finish: int, stored: Sequence[Any]) -> SeatResu
 async def after_match_write(statements: Statements, match_id: str, game: AnyGame,
                             folded: FoldedMatch, action: str, at: datetime) -> ClubChange | None:
     """Bring the club's statistics and ratings up to date with a write to one of its matches
-    (nothing for a match of no club). Runs inside the match write's transaction."""
+    (nothing for a match of no club). Runs inside the match write's transaction. A game with
+    variants counts each as a game of its own (:func:`scoring.game.counted_as`)."""
     if action == "round_added" and not folded.finished:
         return None  # a round recorded to a running match: it was not finished before either
+    game = counted_as(game, game.options_json(folded.setup.options))
     found = await statements.one(CLUB_OF_MATCH, {"match_key": match_id})
     if found is None:
         return None

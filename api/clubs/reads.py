@@ -29,7 +29,7 @@ import msgspec
 from litestar import Response
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.clubs import access, kasse, seasons, service
+from api.clubs import access, kasse, pads, seasons, service
 from api.clubs import backup as club_backup
 from api.clubs import export as club_export
 from api.i18n.negotiation import Choice
@@ -45,7 +45,7 @@ over a range or rating history are some 50 ms of work on the loop of a small mac
 
 Read = Literal["club", "players", "player", "ladder", "rating_history", "statistics",
                "history", "head_to_head", "export", "backup", "seasons", "season_standings",
-               "settlement", "payments", "kasse"]
+               "settlement", "payments", "kasse", "pads"]
 UNKEPT = frozenset({"history", "backup", "season_standings", "settlement", "kasse"})
 """Not kept: besides the above, the settlement ("tonight" moves with the clock) and the
 Kasse (both read every finished match played for money, as the season's standings do)."""
@@ -159,12 +159,16 @@ async def _kasse(session: AsyncSession, club_id: str, authorization: str | None,
                   tuple(attachment(f"club-{club_id}-kasse.csv").items()))
 
 
+async def _pads(session: AsyncSession, club_id: str, authorization: str | None) -> Answer:
+    return json_answer(await pads.read_pads(session, club_id, authorization))
+
+
 READS: Reads = {
     "club": _club, "players": _players, "player": _player, "ladder": _ladder,
     "rating_history": _rating_history, "statistics": _statistics, "history": _history,
     "head_to_head": _head_to_head, "export": _export, "backup": _backup,
     "seasons": _seasons, "season_standings": _season_standings, "settlement": _settlement,
-    "payments": _payments, "kasse": _kasse}
+    "payments": _payments, "kasse": _kasse, "pads": _pads}
 
 
 class ClubAnswers:

@@ -506,3 +506,18 @@ CLOSED_REQUEST_BODIES = (NewClub, ClubChange, MemberChange, NewClubMembers, Memb
                          BackupMember, BackupFinish, BackupClubMatch, BackupTablePlayer,
                          BackupTableFinish, BackupClubTournament, NewSeason, NewClubPayment,
                          BackupPayment)
+
+
+class ClubPad(msgspec.Struct):
+    """A game the club keeps on its score pad (``GET .../pads``): the options of its last
+    match, to start the next one with a tap."""
+
+    key: str
+    """The game key its matches count for, ``score-pad:<title>``."""
+    game: str
+    title: str
+    options: dict[str, Any]
+    players: int
+    """How many players (sides) its last match had."""
+    matches: int
+    last_played_at: datetime

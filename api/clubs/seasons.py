@@ -72,7 +72,7 @@ def season_fields(body: s.NewSeason, path: str, problems: list[Fault]) -> str | 
     ``path`` (``""`` for a request's own body, ``seasons[2].`` in a backup)."""
     name = name_field(body.name, f"{path}name", problems, maximum=SEASON_NAME_LENGTH,
                       blank=SEASON_NAME_NEEDED)
-    if body.game is not None and registry.game_by_id(body.game) is None:
+    if body.game is not None and registry.game_by_key(body.game) is None:
         problems.append(unknown_game(f"{path}game", body.game))
     if body.from_ > body.to:
         problems.append(Fault(f"{path}to", "before_from", _(

@@ -182,7 +182,7 @@ def member_in(members: dict[int, Member], member_id: int, *, listed: bool = True
 
 
 def game_of(game_id: str, path: str = "game") -> AnyGame:
-    game = registry.game_by_id(game_id)
+    game = registry.game_by_key(game_id)
     if game is None:
         raise Unprocessable(NO_SUCH_GAME, errors=[unknown_game(path, game_id)])
     return game
@@ -264,7 +264,7 @@ async def read_players(session: AsyncSession, club_id: str,
     members = await members_of(session, club.id)
     games: dict[int, dict[str, s.MemberGameStatistics]] = defaultdict(dict)
     for stored in await stored_games(session, club.id):
-        game = registry.game_by_id(stored.game)
+        game = registry.game_by_key(stored.game)
         if game is not None:
             games[stored.member][stored.game] = game_statistics(
                 game, stored.statistics, stored.rating, stored.rated)
@@ -334,7 +334,7 @@ async def read_statistics(session: AsyncSession, club_id: str, game_id: str | No
     rows: list[s.StatisticsRow] = []
     if since is None and until is None:
         for stored in await stored_games(session, club.id, game.id if game else None):
-            found = registry.game_by_id(stored.game)
+            found = registry.game_by_key(stored.game)
             if found is not None and members[stored.member].listed:
                 rows.append(_statistics_row(members[stored.member], found, game_statistics(
                     found, stored.statistics, stored.rating, stored.rated)))
@@ -355,7 +355,7 @@ async def read_statistics(session: AsyncSession, club_id: str, game_id: str | No
         for member, game_key, match_id, finish, *kept in await session.execute(query):
             results[(int(member), game_key)].append(ledger.stored_result(match_id, finish, kept))
         for (member, game_key), found_results in results.items():
-            found = registry.game_by_id(game_key)
+            found = registry.game_by_key(game_key)
             if found is not None and members[member].listed:
                 rows.append(_statistics_row(members[member], found, game_statistics(
                     found, replayed(found_results, found), None, 0)))
@@ -611,7 +611,7 @@ async def _member_view(session: AsyncSession, club_id: str, member_id: int) -> s
     member = member_in(members, member_id)
     games = {}
     for stored in await stored_games(session, club_id):
-        game = registry.game_by_id(stored.game)
+        game = registry.game_by_key(stored.game)
         if stored.member == member.id and game is not None:
             games[stored.game] = game_statistics(game, stored.statistics, stored.rating,
                                                  stored.rated)

@@ -135,6 +135,21 @@ class MatchController(Controller):
             state.database, state.folds, state.owners, broker(request), match_id, number,
             authorization(request), if_match, Sender(x_device_id, x_table_phone))
 
+    @post("/{match_id:str}/finish", operation_id="finishMatch", status_code=200,
+          raises=[*READ, Conflict, PreconditionFailed],
+          responses=documented(*READ, Conflict, PreconditionFailed), security=[{"bearer": []}])
+    async def finish(
+        self, request: Request[Any, Any, Any], state: State, words: RequestWords,
+        match_id: MatchId, if_match: IfMatch = None, x_device_id: DeviceId = None,
+        x_table_phone: TablePhone = None,
+    ) -> s.Match:
+        """Finish a match of a game without an end of its own (the score pad) after the rounds
+        recorded; 409 for a game that ends by its rules, a match without a round or one
+        finished already. Undoing its last round opens it again."""
+        return said_match(words, await service.finish_match(
+            state.database, state.folds, state.owners, broker(request), match_id,
+            authorization(request), if_match, Sender(x_device_id, x_table_phone)))
+
     @post("/{match_id:str}/guide", operation_id="guideRound", status_code=200, opt={"reads": True},
           raises=[*READ, Conflict, Unprocessable],
           responses=documented(*READ, ContentTooLarge, Conflict),

@@ -158,7 +158,8 @@ class Guide(msgspec.Struct):
 
 class HistoryItem(msgspec.Struct):
     at: datetime
-    action: Literal["create", "round_added", "round_corrected", "round_undone", "players_renamed"]
+    action: Literal["create", "round_added", "round_corrected", "round_undone", "players_renamed",
+                    "finished"]
     round: int | None
     old_entry: RoundEntry | None
     new_entry: RoundEntry | None

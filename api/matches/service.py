@@ -86,7 +86,7 @@ from api.shared.ids import new_id
 from api.shared.live import Broker, Change
 from scoring import registry
 from scoring.errors import InvalidEntry, InvalidOptions, MatchFinished
-from scoring.game import AnyGame
+from scoring.game import AnyGame, FinishedByHand, game_key
 from scoring.match import FoldedMatch, fold_match, names_of, set_up
 from scoring.messages import Names, Wording
 from scoring.reading import JSON
@@ -418,12 +418,14 @@ async def create_match(database: Database, folds: RecentFolds, owners: Owners,
         async with database.write() as statements:
             hosted = None if body.club is None else await owners.host.open(
                 statements, body.club, authorization, setup.players, at)
+            key = game_key(game, record.options)
             if hosted is not None and stakes_given is None and game.priced(setup) is not None:
-                record = replace(record, stakes=hosted.stakes_for(game.id))
+                record = replace(record, stakes=hosted.stakes_for(key) or hosted.stakes_for(
+                    game.id))
             row, _rounds = new_match_row(record, folded, at)
             await statements.run(INSERT_MATCH, row)
             if hosted is not None:
-                await hosted.adopt(statements, record.id, game.id, at, played_at)
+                await hosted.adopt(statements, record.id, key, at, played_at)
             await _audit(statements, record.id, at, "create", auth.MATCH_TOKEN)
     folds.remember(Stored(record, game))
     return s.CreatedMatch(**msgspec.structs.asdict(row["snapshot"]), token=tokens.write,
@@ -516,10 +518,12 @@ async def _store_fold(
     statements: Statements, folds: RecentFolds, owners: Owners, stored: Stored,
     writer: MatchWriter,
     entries: Sequence[JSON], number: int, action: str, sender: Sender,
-    old_entry: JSON = None, new_entry: JSON = None,
+    old_entry: JSON = None, new_entry: JSON = None, options_changed: bool = False,
 ) -> Written:
     """Fold ``entries`` (the match's new rounds, where round ``number`` changed) and store what
-    the write changes: the match row with its new version and snapshot, the rounds from
+    the write changes: the match row with its new version and snapshot (and, when
+    ``options_changed``, the options of ``stored``'s record: a match finished by hand or opened
+    again), the rounds from
     ``number`` on (updated, inserted, or the last one deleted), what the writer and the match's
     owners keep of it (a tournament table's result, a club's statistics) and the audit record.
     The caller commits."""
@@ -528,6 +532,8 @@ async def _store_fold(
     record = stored.record
     version = record.version + 1
     columns, rounds = match_columns(record, version, folded, at)
+    if options_changed:
+        columns["options"] = record.options
     await statements.run(UPDATE_MATCH, {"match_id": record.id, **columns})
     stored_count = len(stored.entries)
     if len(rounds) < stored_count:
@@ -825,11 +831,59 @@ async def undo_round(
             raise Conflict(_("Only the last round ({last}) can be undone; correct round {number} "
                              "instead.", last=len(stored.entries), number=number))
         _check_version(stored.record, if_match)
-        written = await _store_fold(statements, folds, owners, stored, writer,
+        opened = _opened(stored)
+        written = await _store_fold(statements, folds, owners, opened, writer,
                                     stored.entries[:-1], number, "round_undone", sender,
-                                    old_entry=last)
-    _remember(folds, stored, writer, written, stored.entries[:-1])
+                                    old_entry=last, options_changed=opened is not stored)
+    _remember(folds, opened, writer, written, stored.entries[:-1])
     await _publish(broker, writer, match_id, written, "round_undone", number)
+
+
+def _opened(stored: Stored) -> Stored:
+    """The match as its last round's undo leaves it: open again if it was finished by hand
+    (:class:`scoring.game.FinishedByHand`), else as it is."""
+    game = stored.game
+    if not isinstance(game, FinishedByHand):
+        return stored
+    options = game.options_json(game.reopened(stored.setup().options))
+    if options == stored.record.options:
+        return stored
+    return replace(stored, record=replace(stored.record, options=options))
+
+
+async def finish_match(
+    database: Database, folds: RecentFolds, owners: Owners, broker: Broker, match_id: str,
+    authorization: str | None, if_match: str | None, sender: Sender = NOBODY,
+) -> s.Match:
+    """Finish a match of a game without an end of its own (the score pad) after the rounds
+    recorded: its options say so from now on (:meth:`scoring.game.FinishedByHand.
+    finished_by_hand`), so corrections keep it finished and undoing its last round opens it
+    again. 409 for a game with an end of its own, a match without a round, or one decided
+    already. Its owners count it as any match that finishes (a club's statistics, a
+    tournament's table)."""
+    async with database.write() as statements:
+        stored, writer = await _load_for_writing(statements, owners, match_id, authorization)
+        _check_version(stored.record, if_match)
+        game = stored.game
+        setup = stored.setup()
+        played = len(stored.entries)
+        if not isinstance(game, FinishedByHand):
+            raise Conflict(_("{game} ends by its own rules; a match of it cannot be finished "
+                             "by hand.", game=game.name))
+        if not game.can_finish(setup, played):
+            raise Conflict(_("Record a round before finishing the match."))
+        record = stored.record
+        if folds.fold(record.id, game, record.players, record.options,
+                      stored.entries).finished:
+            raise Conflict(_("The match is finished already."))
+        options = game.options_json(game.finished_by_hand(setup.options, played))
+        closed = replace(stored, record=replace(record, options=options))
+        # Round ``played`` as "changed": the audit names the round the match was finished after.
+        written = await _store_fold(statements, folds, owners, closed, writer, stored.entries,
+                                    played, "finished", sender, options_changed=True)
+    _remember(folds, closed, writer, written, stored.entries)
+    await _publish(broker, writer, match_id, written, "finished", played)
+    return await read_match(database, owners, match_id, authorization)
 
 
 async def rename_seats(statements: Statements, folds: RecentFolds, match_id: str,

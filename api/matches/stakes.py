@@ -61,8 +61,10 @@ def read_body(raw: JSON, path: str) -> dict[str, JSON]:
 def read_per_game(raw: Mapping[str, JSON], path: str) -> dict[str, JSON]:
     """Default stakes per game key (a club's), each stored (:func:`stored`); ``None`` for a
     game takes its default away. 422 at ``<path>.<game>`` for a game there is none of, or
-    naming every bad field of the first game whose stakes are wrong."""
-    unknown = [unknown_game(at(path, key), key) for key in raw if registry.game_by_id(key) is None]
+    naming every bad field of the first game whose stakes are wrong. A key is a game's id (for
+    a score pad: every pad) or a club's key of one variant (``score-pad:Jass``)."""
+    unknown = [unknown_game(at(path, key), key) for key in raw
+               if registry.game_by_id(key) is None and registry.game_by_key(key) is None]
     if unknown:
         raise Unprocessable(NO_SUCH_GAME, errors=unknown)
     return {key: None if value is None else read_body(value, at(path, key))

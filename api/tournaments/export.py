@@ -16,6 +16,7 @@ from api.i18n import Phrase, Words, _
 from api.shared.spreadsheet import ENGLISH, Cell, Layout, SheetWords, csv_bytes
 from api.tournaments import schemas as s
 from scoring import registry
+from scoring.game import counted_as
 from scoring.messages import Vocabulary
 
 PRINT_CSS_PATH = "/api/v1/tournaments/print.css"
@@ -103,7 +104,7 @@ def standings_html(tournament: s.Tournament, standings: s.Standings, words: Word
 
     body = "\n".join(f"<tr>{cells(r, 'td')}</tr>" for r in rows)
     game = registry.game_by_id(tournament.game)
-    game_name = tournament.game if game is None else game.name
+    game_name = tournament.game if game is None else counted_as(game, tournament.options).name
     through = standings_line(tournament, standings, game_name)
     # The day the tournament was set up, as the day reads in Switzerland (where the app is
     # used; a tournament keeps no time zone of its own).

@@ -122,7 +122,7 @@ from api.tournaments.results import (
 )
 from scoring import registry
 from scoring.errors import InvalidEntry, InvalidInput, InvalidOptions, MatchFinished
-from scoring.game import AnyGame
+from scoring.game import AnyGame, game_key
 from scoring.match import fold_match, set_up
 from scoring.reading import JSON, TOURNAMENT_NAME_NEEDED
 from scoring.tournament import (
@@ -869,7 +869,9 @@ async def _store_round(statements: Statements, host: TournamentHost, tournament_
     await insert_tables(statements, prepared.tables, prepared.matches)
     hosted = await host.of(statements, tournament_id)
     if hosted is not None:
-        await hosted.adopt_tables(statements, tournament_id, prepared.asked.game, [
+        asked = prepared.asked
+        await hosted.adopt_tables(statements, tournament_id, game_key(
+            game_of(asked.game), asked.options), [
             (table["match_id"], table["players"]) for table in prepared.tables], at)
     await statements.run(UPDATE_TOURNAMENT, {
         "tournament_key": tournament_id, "plan": prepared.seated.plan, "current_round": number,

@@ -23,8 +23,15 @@ export function newest(shown, read) {
   return shown && shown.version > read.version ? shown : read;
 }
 
+/** A game's name; a club's game key of a score pad (`score-pad:Jass`) is named by its title. */
 export function gameName(gameId) {
-  return t(`game.${gameId}`);
+  const at = gameId.indexOf(':');
+  return at >= 0 ? gameId.slice(at + 1) : t(`game.${gameId}`);
+}
+
+/** What a match is called: its game, or the game a score pad keeps (its `title`: Jass). */
+export function matchTitle(match) {
+  return match.options?.title || gameName(match.game);
 }
 
 export function header(view, active) {
@@ -38,7 +45,7 @@ export function header(view, active) {
   const tabs = [...first, ['standings', `${base}/standings`, 'nav.standings'],
     ['history', `${base}/history`, 'nav.history'], ['share', `${base}/share`, 'nav.share']];
   return h('div', { class: 'match-head' },
-    h('h1', {}, gameName(match.game), h('small', {}, ` · ${match.players.map((p) => p.name).join(', ')}`)),
+    h('h1', {}, matchTitle(match), h('small', {}, ` · ${match.players.map((p) => p.name).join(', ')}`)),
     tablePlace(match.id),
     // Not over the round being entered, which must fit the phone's screen with Save in reach. A
     // match kept on this phone from before the API said when it was played has no played_at.

@@ -18,6 +18,8 @@ export function rememberMatch(match) {
   const entry = {
     id: match.id, game: match.game, players: match.players.map((p) => p.name),
     status: match.status, rounds: match.rounds.length, seen: new Date().toISOString(),
+    // A score pad is listed by the game it keeps (Jass), not as "Score pad".
+    ...(match.options?.title ? { title: match.options.title } : {}),
   };
   const others = recentMatches().filter((m) => m.id !== match.id);
   write(RECENT, [entry, ...others].slice(0, MAX_RECENT));

@@ -86,6 +86,7 @@ SAME_AS_ENGLISH = {
            ("a column heading of the tournament standings", "points"),
            ("a column heading of the tournament standings", "tables"),
            ("a column of the Sea Change score sheet", "points"),
+           ("a column of a score pad (any card game's score sheet)", "points"),
            ("a column of the Die sieben Siegel score sheet", "saboteur"),
            ("a seal's colour, as its name (red)", "violet"),
            ("a seal's colour, as its name (red) (describing one seal: 1 red seal)", "violet"),

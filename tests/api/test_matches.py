@@ -408,8 +408,11 @@ async def test_every_game_can_be_set_up_and_guided_with_its_defaults(client: Cli
     games = (await client.get("/api/v1/games")).json()
     for described in games:
         players = [f"P{seat}" for seat in range(max(3, described["min_players"]))]
+        # A text option without a default (the score pad's title) is the one a game requires.
+        required = {o["name"]: "Pad" for o in described["options"]
+                    if o["kind"] == "text" and o["default"] is None}
         response = await client.post("/api/v1/matches", json={
-            "game": described["id"], "players": players})
+            "game": described["id"], "players": players, "options": required})
         assert response.status_code == 201, response.text
         created = response.json()
         assert {o["name"] for o in described["options"]} <= set(created["options"])

@@ -109,8 +109,10 @@ async def test_the_guide_takes_and_answers_each_games_own_shapes(
     assert schemas["PartialRoundEntry"]["anyOf"] == [
         component(title(game.shapes.partial_entry)) for game in games]
     for game in games:
+        needed = {option["name"]: "Pad" for option in game.describe()["options"]  # type: ignore[union-attr]
+                  if option["kind"] == "text" and option["default"] is None}  # type: ignore[call-overload,index]
         created = (await client.post("/api/v1/matches", json={
-            "game": game.id, "players": ["Ann", "Bea", "Cem", "Dan"]})).json()
+            "game": game.id, "players": ["Ann", "Bea", "Cem", "Dan"], "options": needed})).json()
         answer = await client.post(f"/api/v1/matches/{created['id']}/guide", json={"x": [1.5]})
         assert answer.status_code == 200, answer.text
         Draft202012Validator({**component(title(game.shapes.guide)), **document}).validate(

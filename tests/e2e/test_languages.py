@@ -419,12 +419,13 @@ def test_plurals_ordinals_numbers_and_lists_follow_the_language_and_the_phone_re
 
 @pytest.mark.parametrize(("game", "players"), [
     ("seven-seals", ["Anna", "Ben", "Cid"]), ("tschau-sepp", ["Anna", "Ben", "Cid"]),
-    ("sea-change", ["Anna"])])
+    ("sea-change", ["Anna"]), ("score-pad", ["Anna", "Ben", "Cid"])])
 def test_every_games_entry_and_its_refusal_read_in_the_language(
         server: Server, local_phone: Phone, lang: str, game: str, players: list[str]) -> None:
     """The entry form of each game (Sea Change solo, with the AI), saved as it opens (7 black
     seals in Die sieben Siegel, of 6), and the API's refusal at the fields."""
-    options = {"suits": ["blue", "red", "green"]} if game == "sea-change" else {}
+    options = {"sea-change": {"suits": ["blue", "red", "green"]},
+               "score-pad": {"title": "Jass", "round_total": 157}}.get(game, {})
     made = server.post("/api/v1/matches", {"game": game, "players": players,
                                            "options": options})
     page = local_phone.page

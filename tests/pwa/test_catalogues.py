@@ -37,14 +37,14 @@ SAME_AS_ENGLISH = {
            "ss.saboteur", "ts.swiss.short.koenig",
            "ts.french.short.koenig"},
     "fr": {"new.options", "sc.mode.points", "ts.mode.points", "total.points", "tt.points",
-           "tt.tiebreak.points", "tt.tables", "tt.table_n", "tt.table", "tt.exports",
+           "pad.points", "tt.tiebreak.points", "tt.tables", "tt.table_n", "tt.table", "tt.exports",
            "sc.points", "ts.points", "tt.my_points", "tt.my_tables", "ss.saboteur",
            "ss.colour.violet", "ts.swiss.suit.rosen", "sc.scores", "tidy.entry.scores"},
     "it": {"game.seven-seals", "tidy.no"},
 }
 # Jass ranks keep their Swiss German names in every language; indices are letters and digits;
 # a rating's mu and sigma are openskill's names.
-SAME_EVERYWHERE = {"game.sea-change", "game.seven-seals", "game.tschau-sepp",
+SAME_EVERYWHERE = {"game.sea-change", "game.seven-seals", "game.tschau-sepp", "game.score-pad",
                    "ts.swiss.rank.banner", "ts.swiss.rank.under", "ts.swiss.rank.ober",
                    "ts.swiss.short.banner", "ts.swiss.short.under", "ts.swiss.short.ober",
                    "ts.swiss.short.ass", "ts.french.rank.banner", "ts.french.short.banner",

@@ -54,6 +54,7 @@ class World:
     club_match: dict[str, Any]  # Cem, Dan and Eva's, after one of its two games
     club_backup: dict[str, Any]
     player_token: str  # a player who checked in late to the running tournament: reads only
+    pad: dict[str, Any] | None = None  # a score pad after one round: it ends when finished
 
 
 async def ok(answer: Awaitable[Any], status: int) -> Any:
@@ -103,8 +104,13 @@ async def build(client: Client) -> World:
         club_matches.append(club_match)
     club_backup = await ok(client.get(f"{C}/{clubs[0]['id']}/backup",
                                       headers=bearer(clubs[0]["token"])), 200)
+    pad = await ok(client.post(M, json={"game": "score-pad", "players": NAMES[:2],
+                                        "options": {"title": "Jass"}}), 201)
+    await ok(client.post(f"{M}/{pad['id']}/rounds", json={"points": [57, 100]},
+                         headers=bearer(pad["token"])), 201)
     return World(matches[0], matches[1], running, registering, tables, player_ids[0], backup,
-                 clubs[0], clubs[1], club_matches[1], club_backup, checked_in["player_token"])
+                 clubs[0], clubs[1], club_matches[1], club_backup, checked_in["player_token"],
+                 pad)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +236,10 @@ MATRIX: dict[tuple[str, str], Rule] = {
              refusals(world, world.a["view_token"])),
             *match_targets("/rounds/1", lambda seats: None)(world)[1:],
         ], 204),
+    ("POST", f"{M}/{{match_id}}/finish"): Rule(
+        "the match's write token (a table's or an owner's, as for its rounds)",
+        lambda world: [(Call(f"{M}/{world.pad['id']}/finish"), world.pad["token"],  # type: ignore[index]
+                        refusals(world, world.pad["view_token"]))], 200),  # type: ignore[index]
     ("POST", C): Rule(
         f"{OPEN}: anyone may found a club; the answer holds its token and view token, once",
         open_target(lambda w: C, lambda w: {"name": "Another club"}), 201),

@@ -3,19 +3,28 @@
 import ast
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import scoring
 from scoring.errors import Errors, InvalidEntry, InvalidOptions, MatchFinished
-from scoring.game import DESCRIPTION_SHAPE
+from scoring.game import DESCRIPTION_SHAPE, AnyGame
 from scoring.match import fold_match, set_up
 from scoring.ranking import best, shared_ranks
-from scoring.reading import read_int, read_name
+from scoring.reading import JSON, read_int, read_name
 from scoring.registry import all_games, game_by_id
 from tests.scoring.shapes import assert_fits
 
 PACKAGE = Path(scoring.__file__).parent
+
+
+def required_options(game: AnyGame) -> dict[str, JSON]:
+    """The least a game needs to be set up: a text option without a default (the score pad's
+    title) is the one kind of option without one."""
+    described: Any = game.describe()
+    return {option["name"]: "Pad" for option in described["options"]
+            if option["kind"] == "text" and option["default"] is None}
 
 
 def test_scoring_imports_nothing_but_the_standard_library_and_itself() -> None:
@@ -79,7 +88,7 @@ def test_blank_names_and_a_non_object_options_are_all_reported_at_once(game_id: 
 def test_an_option_error_names_its_path_inside_options(game_id: str) -> None:
     game = all_games()[game_id]
     with pytest.raises(InvalidOptions) as refused:
-        set_up(game, ["P"] * game.min_players, {"no_such_option": 1})
+        set_up(game, ["P"] * game.min_players, {**required_options(game), "no_such_option": 1})
     assert [(e.path, e.code) for e in refused.value.errors] == [
         ("options.no_such_option", "unknown_field"),
     ]
@@ -88,7 +97,8 @@ def test_an_option_error_names_its_path_inside_options(game_id: str) -> None:
 @pytest.mark.parametrize("game_id", sorted(all_games()))
 def test_an_invalid_entry_in_a_fold_names_its_round(game_id: str) -> None:
     game = all_games()[game_id]
-    setup = set_up(game, [f"P{seat}" for seat in range(game.min_players)], {})
+    setup = set_up(game, [f"P{seat}" for seat in range(game.min_players)],
+                   required_options(game))
     with pytest.raises(InvalidEntry) as refused:
         fold_match(game, setup, ["not an entry"])
     assert refused.value.round_number == 1
@@ -97,7 +107,8 @@ def test_an_invalid_entry_in_a_fold_names_its_round(game_id: str) -> None:
 
 def test_a_match_without_rounds_is_in_progress_with_everyone_sharing_first_place() -> None:
     for game in all_games().values():
-        setup = set_up(game, [f"P{seat}" for seat in range(game.min_players)], {})
+        setup = set_up(game, [f"P{seat}" for seat in range(game.min_players)],
+                       required_options(game))
         folded = fold_match(game, setup, [])
         assert not folded.finished
         assert folded.verdict.winners == ()

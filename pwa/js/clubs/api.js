@@ -29,6 +29,7 @@ export const ratingHistory = (id, game, player) => clubRead(id, '/ratings/histor
 export const memberStatistics = (id, member) => clubRead(id, `/players/${member}`);
 export const history = (id, filters) => clubRead(id, '/history', filters);
 export const headToHead = (id, player, opponent) => clubRead(id, '/head-to-head', { player, opponent });
+export const clubPads = (id) => clubRead(id, '/pads');
 
 export const addMembers = (id, names) => clubWrite(id, '/players', 'POST', { names });
 export const renameMember = (id, member, name) => clubWrite(id, `/players/${member}`, 'PATCH', { name });

@@ -4,6 +4,10 @@
 // whose `available` condition fails for the current players or options are hidden and not sent.
 // Decision: only options the user changed from the shown default are sent, so the API fills the
 // rest (defaults that depend on the players stay right when the player count changes).
+// A game without an end of its own (the score pad: `finish` in /games) is offered last, after the
+// games Tafelrunde knows; for a club the pads it has played (GET /clubs/{id}/pads, last played
+// first) are offered before every game: one tap picks the game, its title and options, and as
+// many seats as its last match had.
 import { Problem, authHeaders, call, games } from '../api.js';
 import { h, replace } from '../dom.js';
 import { has, t } from '../i18n.js';
@@ -16,6 +20,7 @@ import { errorScreen, gameName, problemText } from '../match-view.js';
 import { RANKS, facesOf, rankName } from '../games/tschau-sepp.js';
 import { isMember, memberPicker } from '../clubs/pick.js';
 import { clubError, clubRoute, loadClub } from '../clubs/common.js';
+import { clubPads } from '../clubs/api.js';
 
 const REMATCH_KEY = 'tafelrunde.rematch';
 
@@ -88,6 +93,13 @@ function optionField(spec, form) {
   const value = options[spec.name] ?? spec.default;
   const set = (v) => { options[spec.name] = v; redraw(); };
   let control;
+  if (spec.kind === 'text') {
+    // Typed into without a redraw (which would take the focus away); the API trims and checks it.
+    control = h('input', { id, type: 'text', value: value ?? '', maxlength: spec.maximum, autocomplete: 'off',
+      'aria-describedby': `${id}-hint`, required: spec.default == null,
+      oninput: (e) => { options[spec.name] = e.target.value; } });
+    return h('div', { class: 'field', 'data-path': path }, h('label', { for: id }, label), control, explain);
+  }
   if (spec.kind === 'bool') {
     control = h('input', { id, type: 'checkbox', checked: !!value, 'aria-describedby': `${id}-hint`,
       onchange: (e) => set(e.target.checked) });
@@ -153,7 +165,7 @@ export function optionsToSend(g, options, playerCount) {
   const out = {};
   for (const spec of g.options) {
     const value = options[spec.name];
-    if (value == null || !isAvailable(spec.available, context)) continue;
+    if (value == null || value === '' || !isAvailable(spec.available, context)) continue;
     if (JSON.stringify(value) === JSON.stringify(spec.default)) continue;
     if (spec.kind === 'seat_groups' && value.length === 0) continue;
     out[spec.name] = value;
@@ -223,6 +235,9 @@ export async function newMatchScreen(root, clubId = null) {
     if (forClub) club = (await loadClub(forClub)).club;
   } catch (error) { return clubError(root, error); }
   try { list = await games(); } catch (error) { return errorScreen(root, error); }
+  list = [...list.filter((g) => !g.finish), ...list.filter((g) => g.finish)];
+  // A club's pads are an offer: without them (an older server, no connection) the games remain.
+  const pads = club ? await clubPads(club.id).catch(() => []) : [];
   const state = {
     game: rematch?.game || list[0].id,
     // A club's rematch keeps the seats of members (any spelling of theirs); a removed member's
@@ -264,6 +279,18 @@ export async function newMatchScreen(root, clubId = null) {
         h('p', { class: 'hint', id: 'location-hint' }, t('new.location_hint'))));
   }
 
+  function padPicker() {
+    return pads.length > 0 && h('fieldset', { class: 'field pads', 'data-path': 'pads' }, h('legend', {}, t('pad.club_pads')),
+      h('div', { class: 'choice games' }, pads.map((pad) => h('button', { type: 'button', 'data-pad': pad.title,
+        'aria-pressed': String(state.game === pad.game && state.options.title === pad.title), onclick: () => {
+          state.game = pad.game;
+          state.options = { ...pad.options };
+          while (state.players.length < pad.players) state.players.push('');
+          draw();
+          form.querySelector('[data-path="players"] input')?.focus();
+        } }, pad.title, h('span', { class: 'note' }, t('pad.played', { n: pad.matches }))))));
+  }
+
   function gamePicker() {
     return h('fieldset', { class: 'field', 'data-path': 'game' }, h('legend', {}, t('new.game')),
       h('div', { class: 'choice games', role: 'radiogroup', 'aria-label': t('new.game') },
@@ -276,8 +303,8 @@ export async function newMatchScreen(root, clubId = null) {
             while (state.players.length < min) state.players.push('');
             state.players = state.players.slice(0, Math.max(min, Math.min(max, state.players.length)));
             draw();
-          } }, gameName(g.id), h('span', { class: 'note' },
-          t('new.players_range', { min: g.min_players, max: g.max_players }))))));
+          } }, gameName(g.id), h('span', { class: 'note' }, g.finish ? t('pad.any_game')
+          : t('new.players_range', { min: g.min_players, max: g.max_players }))))));
   }
 
   function playerList() {
@@ -352,6 +379,7 @@ export async function newMatchScreen(root, clubId = null) {
     replace(form, h('h1', {}, t('new.title')),
       club && h('p', { class: 'hint club-of' }, t('club.match_for', { club: club.name }), ' ',
         h('a', { href: clubRoute(club.id) }, t('club.back'))),
+      padPicker(),
       gamePicker(),
       club && memberPicker(club.players, state.players, { min: g.min_players, max: g.max_players, redraw: draw }),
       playerList(),

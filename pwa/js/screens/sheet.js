@@ -19,6 +19,12 @@
 // later rounds waiting behind it ask theirs one after the other, oldest first. A waiting round
 // is named by the round it was typed as: one the server stored whose answer was lost is still
 // that round, not the one after it.
+// A game without an end of its own (the score pad: `finish` in /games) is finished with a button
+// beside the round's heading, tapped twice (the second tap says what it does), with the version
+// shown (If-Match): it needs the connection, as it decides the match for every phone. Undoing its
+// last round (history) opens it again. A game whose form shows the running totals itself
+// (`totalsInForm`: the score pad) leaves out the standings line above it, so six players' fields
+// and Save fit one phone screen.
 import { Problem, call, guide as askGuide } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
@@ -53,7 +59,8 @@ function roundHeading(match, round, queued) {
     dealer && h('span', { class: 'dealer' }, t('standings.next_dealer', { name: dealer.name }))];
 }
 
-function entryPanel(view, { round, version = null, initial, onSave, saveLabel, queued = null, extra = null }) {
+function entryPanel(view, { round, version = null, initial, onSave, saveLabel, queued = null, extra = null,
+  headExtra = null }) {
   const { match, game, module } = view;
   const form = h('form', { class: 'panel entry-form', novalidate: true });
   form.dataset.round = String(round);
@@ -90,7 +97,7 @@ function entryPanel(view, { round, version = null, initial, onSave, saveLabel, q
   });
   forgetErrorsOnEdit(form);
   replace(form, h('div', { class: 'entry-head' }, h('h2', {}, roundHeading(match, round, queued)),
-    editor.tools), editor.el, h('div', { class: 'action-bar' }, h('div', {}, extra, submit)));
+    editor.tools, headExtra), editor.el, h('div', { class: 'action-bar' }, h('div', {}, extra, submit)));
   if (editor.reguide) {
     const again = () => (form.isConnected ? editor.reguide() : removeEventListener('online', again));
     addEventListener('online', again);
@@ -171,7 +178,8 @@ export async function sheetScreen(root, id) {
     }
     const queued = (await pending(id)).length;
     const fresh = entryPanel(view, { round: view.match.rounds.length + queued + 1, initial: retry?.body,
-      version: view.match.version + queued, saveLabel: t('sheet.save'), onSave: save, queued });
+      version: view.match.version + queued, saveLabel: t('sheet.save'), onSave: save, queued,
+      headExtra: finishButton() });
     if (retry?.problem) showErrors(fresh.form, retry.problem.errors, retry.problem.detail);
     else if (retry) fresh.form.dataset.kept = '';
     retry = null;
@@ -179,9 +187,32 @@ export async function sheetScreen(root, id) {
     ({ form, editor } = fresh);
   }
 
+  function finishButton() {
+    const { match, game } = view;
+    if (!game.finish || !view.canWrite || match.rounds.length === 0) return null;
+    const button = h('button', { type: 'button', class: 'secondary finish', onclick: async () => {
+      if (!('sure' in button.dataset)) {
+        button.dataset.sure = '';
+        button.textContent = t('pad.finish_sure', { n: view.match.rounds.length });
+        return;
+      }
+      button.disabled = true;
+      try {
+        await call(`/matches/${encodeURIComponent(id)}/finish`, { method: 'POST', match: id, write: true,
+          headers: { 'If-Match': `"${view.match.version}"` } });
+        go(`#/m/${encodeURIComponent(id)}/winner`);
+      } catch (error) {
+        button.disabled = false;
+        toast(error instanceof Problem && error.status === 412 ? t('error.stale') : problemText(error));
+        await refresh();
+      }
+    } }, t('pad.finish'));
+    return button;
+  }
+
   function drawSummary() {
     const { match } = view;
-    replace(summary, standingsStrip(match),
+    replace(summary, !(view.module.totalsInForm && view.canWrite) && standingsStrip(match),
       !view.canWrite && h('p', { class: 'hint' }, t('sheet.view_only')));
     summary.hidden = !summary.childElementCount;
   }

@@ -20,8 +20,10 @@ export function routeFor(text) {
   return null;
 }
 
+const shownGame = (m) => m.title || gameName(m.game);
+
 const matchLink = (m) => h('a', { class: 'recent-match', href: `#/m/${encodeURIComponent(m.id)}` },
-  h('strong', {}, gameName(m.game)),
+  h('strong', {}, shownGame(m)),
   h('span', {}, m.players.join(', ')),
   h('span', { class: 'note' }, m.status === 'finished' ? t('start.finished') : t('start.rounds', { n: m.rounds })));
 
@@ -34,7 +36,7 @@ const clubLink = (x) => h('a', { class: 'recent-match', href: `#/c/${encodeURICo
   h('span', { class: 'note' }, x.token ? t('start.club_member') : t('start.club_viewer')));
 
 const linkOf = { match: matchLink, tournament: tournamentLink, club: clubLink };
-const nameOf = (item) => (item.kind === 'match' ? gameName(item.entry.game) : item.entry.name);
+const nameOf = (item) => (item.kind === 'match' ? shownGame(item.entry) : item.entry.name);
 
 /** A listed item with × that asks before `forget()` runs; `redraw` draws the lists again. */
 function forgettable(link, name, forget, redraw) {
@@ -65,7 +67,7 @@ export function startScreen(root) {
   function draw() {
     const recent = recentMatches();
     replace(list, recent.length === 0 ? h('li', { class: 'hint' }, t('start.none'))
-      : recent.map((m) => forgettable(matchLink(m), gameName(m.game), () => forgetMatch(m.id), draw)));
+      : recent.map((m) => forgettable(matchLink(m), shownGame(m), () => forgetMatch(m.id), draw)));
     const held = recentTournaments().filter((x) => x.name);
     replace(tournaments, held.map((x) => forgettable(tournamentLink(x), x.name, () => forgetTournament(x.id), draw)));
     tournamentPanel.hidden = held.length === 0;

@@ -213,7 +213,7 @@ function showBoard(root, id, first) {
     board.style.setProperty('--board-font', `${px}px`);
     const round = currentRound(tournament);
     const playing = round && round.status === 'playing';
-    replace(title, tournament.name, h('small', {}, ` · ${t(`game.${tournament.game}`)}`));
+    replace(title, tournament.name, h('small', {}, ` · ${tournament.options?.title || t(`game.${tournament.game}`)}`));
     roundText.textContent = roundLine(tournament);
     replace(done, progress(round));
     const columnsBox = h('div', { class: 'board-columns' });

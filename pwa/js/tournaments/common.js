@@ -6,7 +6,7 @@
 // most two decimals in the UI language; standings columns follow the tournament's tiebreak chain.
 import { Problem, authHeaders, call } from '../api.js';
 import { h, replace } from '../dom.js';
-import { problemText } from '../match-view.js';
+import { matchTitle, problemText } from '../match-view.js';
 import { has, number, t } from '../i18n.js';
 import { followEvents } from '../live.js';
 import { organiserToken, rememberTournament, storeTokens, tournamentReadToken } from '../store.js';
@@ -60,7 +60,7 @@ export function tournamentHeader(tournament, active) {
   const base = tournamentRoute(tournament.id);
   const tabs = [['overview', base], ['board', `${base}/board`]];
   return h('div', { class: 'match-head' },
-    h('h1', {}, tournament.name, h('small', {}, ` · ${t(`game.${tournament.game}`)}`)),
+    h('h1', {}, tournament.name, h('small', {}, ` · ${matchTitle(tournament)}`)),
     h('nav', { class: 'tabs', 'aria-label': t('tt.nav') }, tabs.map(([key, href]) => h('a', {
       href, 'aria-current': key === active ? 'page' : null }, t(`tt.nav.${key}`)))));
 }

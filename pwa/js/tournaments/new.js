@@ -45,6 +45,8 @@ export async function newTournamentScreen(root, clubId = null) {
     if (clubId) club = (await loadClub(clubId)).club;
   } catch (error) { return clubError(root, error); }
   try { list = await games(); } catch (error) { return tournamentError(root, error); }
+  // As on the new-match screen: a game without an end of its own (the score pad) comes last.
+  list = [...list.filter((g) => !g.finish), ...list.filter((g) => g.finish)];
   const state = {
     name: '', game: list[0].id, rounds: DEFAULT_ROUNDS, table_size: DEFAULT_TABLE, seating: 'mix',
     points: 'share', perPlace: {}, hide_standings: false, private: false, options: {},

@@ -1,0 +1,190 @@
+"""A club's Jass evening on the score pad, in chromium at 360×640 against a real server.
+
+The club played Jass before (157 points a round, to 1000): "new match" offers that pad first, and
+one tap sets it up. A round of four players is three numbers typed (Enter moves on, the fourth is
+filled from the round total) and one tap on Save; the running totals stand in a line under the
+fields; the ± key makes a number negative where the keyboard has no minus. The evening is played
+to 1000 and the winner screen says why. A pad without an end of its own is finished by hand,
+and six players' fields fit one screen with Save. Offline a round waits in the outbox, its last
+field filled from the round total.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import Phone, Server
+from tests.e2e.test_sync import wait_until_kept
+
+pytestmark = pytest.mark.browser
+
+SAVED = 15000
+PLAYERS = ["Ann", "Ben", "Cid", "Dan"]
+JASS = {"title": "Jass", "round_total": 157, "target": 1000}
+
+
+def club_with_a_jass_evening(server: Server) -> dict[str, Any]:
+    """A club whose last evening was a Jass to 1000, finished."""
+    club = server.post("/api/v1/clubs", {"name": "Jassrunde"})
+    last = server.post("/api/v1/matches", {"game": "score-pad", "players": PLAYERS,
+                                           "options": JASS, "club": club["id"]}, club["token"])
+    for _ in range(7):
+        server.post(f"/api/v1/matches/{last['id']}/rounds", {"points": [150, 7, 0, 0]},
+                    last["token"])
+    return club
+
+
+def on_screen(page: Any, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 640
+
+
+def test_a_jass_evening_of_four_is_three_numbers_and_one_tap_a_round(
+        phone: Phone, server: Server) -> None:
+    club = club_with_a_jass_evening(server)
+    page = phone.page
+    phone.open(f"#/c/{club['id']}?t={club['token']}&v={club['view_token']}")
+    phone.open(f"#/c/{club['id']}/new")
+
+    # The club's Jass is offered before every game; one tap sets it up for four.
+    pads = page.locator("fieldset.pads button[data-pad]")
+    expect(pads).to_have_count(1)
+    expect(pads.first).to_contain_text("Jass")
+    pads.first.click()
+    expect(page.locator("[data-value=score-pad]")).to_have_attribute("aria-checked", "true")
+    expect(page.locator("#opt-title")).to_have_value("Jass")
+    expect(page.locator("#opt-round_total")).to_have_value("157")
+    expect(page.locator(".players li")).to_have_count(4)
+    for seat, name in enumerate(PLAYERS):
+        page.get_by_label(f"Player {seat + 1}", exact=True).fill(name)
+    page.get_by_role("button", name="Start match").click()
+    expect(page.locator("form.entry-form")).to_be_visible(timeout=SAVED)
+    expect(page.locator(".match-head h1")).to_contain_text("Jass")
+
+    # Round 1: three numbers, Enter moving on, the fourth filled from 157; Save is one tap.
+    fields = [page.get_by_label(f"Points of {name}", exact=True) for name in PLAYERS]
+    fields[0].click()
+    for field, points in zip(fields, ("80", "40", "20"), strict=False):
+        expect(field).to_be_focused()
+        page.keyboard.type(points)
+        page.keyboard.press("Enter")
+    expect(fields[3]).to_have_value("17")
+    expect(fields[3]).to_have_class("auto")
+    expect(page.locator(".pad-totals")).to_contain_text("Ann 80")
+    expect(page.locator(".pad-totals")).to_contain_text("Dan 17")
+    assert on_screen(page, "button.save")
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator(".entry-head h2")).to_contain_text("Round 2", timeout=SAVED)
+    expect(page.locator(".pad-totals")).to_contain_text("Ann 80")
+    expect(page.locator(".pad-totals")).to_contain_text("Dan 17")
+
+    # Round 2: the ± key where the keyboard has no minus; a sum off 157 is refused at points.
+    fields[0].fill("200")
+    page.get_by_role("button", name="Change the sign of Ben's points").click()
+    expect(fields[1]).to_have_value("-")
+    expect(fields[1]).to_be_focused()
+    page.keyboard.type("10")
+    expect(fields[1]).to_have_value("-10")
+    fields[2].fill("0")
+    expect(fields[3]).to_have_value("-33")
+    fields[3].fill("0")
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator(".field-error").first).to_contain_text(
+        "every round adds up to 157", timeout=SAVED)
+    for field, points in zip(fields, ("100", "57", "0", "0"), strict=True):
+        field.fill(points)
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator(".entry-head h2")).to_contain_text("Round 3", timeout=SAVED)
+
+    # Rounds 3 to 7 (Ann to 880) from another phone at the table; round 8 here ends it.
+    match_id = page.url.split("#/m/")[1].split("?")[0].split("/")[0]
+    token = page.evaluate(f"() => JSON.parse(localStorage.getItem('tafelrunde.tokens'))"
+                          f"['{match_id}'].token")
+    for _ in range(5):
+        server.post(f"/api/v1/matches/{match_id}/rounds", {"points": [140, 17, 0, 0]}, token)
+    expect(page.locator(".entry-head h2")).to_contain_text("Round 8", timeout=SAVED)
+    for field, points in zip(fields, ("150", "7", "0"), strict=False):
+        field.fill(points)
+    expect(fields[3]).to_have_value("0")
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator("#winner-reason")).to_have_text("Ann reached 1,030 of 1,000.",
+                                                        timeout=SAVED)
+    expect(page.locator("#winner-names")).to_have_text("Ann wins!")
+
+    # The club counts the evening as a Jass of its own.
+    ladder = server.get(f"/api/v1/clubs/{club['id']}/ratings?game=score-pad:Jass",
+                        club["token"])
+    assert ladder[0]["name"] == "Ann"
+
+
+def test_six_players_fit_one_screen_and_a_pad_without_an_end_is_finished_by_hand(
+        phone: Phone, server: Server) -> None:
+    names = ["Ann", "Ben", "Cid", "Dan", "Eva", "Fay"]
+    made = server.post("/api/v1/matches", {"game": "score-pad", "players": names,
+                                           "options": {"title": "Wizard"}})
+    page = phone.page
+    phone.open(f"#/m/{made['id']}?t={made['token']}")
+    expect(page.locator("form.entry-form")).to_be_visible()
+    for name, points in zip(names, (30, 20, -10, 0, 50, 10), strict=True):
+        page.get_by_label(f"Points of {name}", exact=True).fill(str(points))
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator(".entry-head h2")).to_contain_text("Round 2", timeout=SAVED)
+    # With a round played (the Finish button, the totals) six fields and Save are one screen.
+    expect(page.locator(".pad-totals")).to_contain_text("Eva 50")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    for shown in ("[aria-label='Points of Fay']", ".pad-totals", "button.save", "button.finish"):
+        assert on_screen(page, shown), shown
+    save = page.locator(".action-bar").bounding_box()
+    assert save is not None
+    for above in ("[aria-label='Points of Fay']", ".pad-totals"):
+        box = page.locator(above).bounding_box()
+        assert box is not None
+        assert box["y"] + box["height"] <= save["y"], above
+    finish = page.get_by_role("button", name="Finish the match")
+    finish.click()
+    expect(page.locator("button.finish")).to_have_text("Finish after 1 round? Tap again")
+    page.locator("button.finish").click()
+    expect(page.locator("#winner-reason")).to_have_text(
+        "Finished after 1 round; Eva wins with 50.", timeout=SAVED)
+
+
+def test_offline_a_pad_round_waits_in_the_outbox_with_its_last_field_filled(
+        phone: Phone, server: Server) -> None:
+    made = server.post("/api/v1/matches", {"game": "score-pad", "players": PLAYERS,
+                                           "options": JASS})
+    page = phone.page
+    phone.open(f"#/m/{made['id']}?t={made['token']}")
+    phone.wait_for_service_worker()
+    wait_until_kept(page, f"/api/v1/matches/{made['id']}")
+    phone.context.set_offline(True)
+    for name, points in zip(PLAYERS, ("90", "60", "7"), strict=False):
+        page.get_by_label(f"Points of {name}", exact=True).fill(points)
+    expect(page.get_by_label("Points of Dan", exact=True)).to_have_value("0")
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator(".pending-round")).to_have_text("Round 1: waiting to be sent")
+
+    phone.context.set_offline(False)
+    expect(page.locator(".pending-round")).to_have_count(0, timeout=SAVED)
+    rounds = server.get(f"/api/v1/matches/{made['id']}")["rounds"]
+    assert [r["entry"]["points"] for r in rounds] == [[90, 60, 7, 0]]
+
+
+def test_the_score_chart_draws_a_pads_running_points_with_negatives(
+        phone: Phone, server: Server) -> None:
+    made = server.post("/api/v1/matches", {"game": "score-pad", "players": PLAYERS[:3],
+                                           "options": {"title": "Skat", "round_total": 0}})
+    for points in ([24, -12, -12], [-36, 18, 18], [10, 10, -20]):
+        server.post(f"/api/v1/matches/{made['id']}/rounds", {"points": points}, made["token"])
+    page = phone.page
+    phone.open(f"#/m/{made['id']}/standings")
+    figure = page.locator(".score-chart figure")
+    expect(figure.locator("figcaption")).to_have_text("Running totals: Points")
+    read = figure.evaluate("""(figure) => [...figure.querySelector('table').tBodies[0].rows]
+      .map((row) => [...row.cells].map((cell) => cell.textContent))""")
+    assert read == [["1", "24", "-12", "-12"], ["2", "-12", "6", "6"], ["3", "-2", "16", "-14"]]
+    box = figure.locator("svg").bounding_box()
+    assert box is not None
+    assert box["x"] + box["width"] <= 360
