@@ -361,13 +361,15 @@ async def test_the_score_sheet_speaks_the_readers_language(client: Client) -> No
         sheet = await client.get(f"/api/v1/matches/{created['id']}/export?lang={language}")
         assert sheet.headers["content-language"] == language
         sheets[language] = sheet.content.decode("utf-8").removeprefix("\ufeff").splitlines()
-    assert sheets["de"][0].split(",")[:4] == [
-        "Runde", "Saboteur", "Anna: Strafpunkte", "Anna: genaue Vorhersagen"]
+    assert sheets["de"][0].split(",")[:5] == [
+        "Runde", "Saboteur", "Sieger der Partie", "Anna: Strafpunkte", "Anna: genaue Vorhersagen"]
     assert "Anna: Strafpunkte gesamt" in sheets["de"][0]
-    assert sheets["de"][1].split(",")[:4] == ["1", "Ben", "0", "ja"]  # the saboteur by name
-    assert sheets["fr"][1].split(",")[3] == "oui"
-    assert sheets["it"][0].startswith("Mano,Sabotatore,Anna: punti di penalità")
-    assert sheets["en"][1].split(",")[:4] == ["1", "Ben", "0", "yes"]
+    # The saboteur by name; no winner yet after the first of six rounds.
+    assert sheets["de"][1].split(",")[:5] == ["1", "Ben", "", "0", "ja"]
+    assert sheets["fr"][1].split(",")[4] == "oui"
+    assert sheets["it"][0].startswith("Mano,Sabotatore,")
+    assert "Anna: punti di penalità" in sheets["it"][0]
+    assert sheets["en"][1].split(",")[:5] == ["1", "Ben", "", "0", "yes"]
 
 
 async def test_the_printable_standings_speak_the_readers_language(client: Client) -> None:
