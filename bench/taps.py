@@ -5,8 +5,9 @@ counts it: every tap (a click on a button, a link, a card, or into a field to ty
 field typed into. A field the app has already moved the focus to costs no tap; the keyboard's
 Enter that moves on to the next field is part of typing. A tap on something outside the visible
 part of the screen (under the app bar or the Save bar, or below the fold) also counts as a
-scroll. The rounds measured are the first and the second of their match: the second is the screen a table
-sees round after round (the standings above the form, the entry mode this phone remembers).
+scroll. The rounds measured are the first and the second of their match: the second is the
+screen a table sees round after round (the standings above the form, the entry mode this
+phone remembers).
 
 Flows (the same ones ``tests/e2e/test_entry_screens.py`` asserts):
 - Sea Change, 4 players, by points: trump, three scores (the fourth comes from the checksum),
