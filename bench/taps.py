@@ -5,8 +5,9 @@ counts it: every tap (a click on a button, a link, a card, or into a field to ty
 field typed into. A field the app has already moved the focus to costs no tap; the keyboard's
 Enter that moves on to the next field is part of typing. A tap on something outside the visible
 part of the screen (under the app bar or the Save bar, or below the fold) also counts as a
-scroll. The round measured is the second of its match, so the screen is the one a table sees
-round after round (the standings above the form, the entry mode this phone remembers).
+scroll. The rounds measured are the first and the second of their match: the second is the
+screen a table sees round after round (the standings above the form, the entry mode this
+phone remembers).
 
 Flows (the same ones ``tests/e2e/test_entry_screens.py`` asserts):
 - Sea Change, 4 players, by points: trump, three scores (the fourth comes from the checksum),
@@ -100,7 +101,7 @@ class Round:
 
     @property
     def target(self) -> int:
-        return TARGETS[self.game]
+        return TARGETS[self.game.split(" ")[0]]
 
 
 def post(base: str, path: str, body: Any, token: str | None = None) -> Any:
@@ -112,21 +113,38 @@ def post(base: str, path: str, body: Any, token: str | None = None) -> Any:
         return json.load(response)
 
 
-def open_match(page: Any, base: str, game: str, first: dict[str, Any],
+def open_match(page: Any, base: str, game: str, first: dict[str, Any] | None,
                options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A 4-player match with its first round stored, opened on the phone at its second round."""
+    """A 4-player match with its first round stored, opened on the phone at its second round;
+    with no ``first`` round, opened at its first."""
     match: dict[str, Any] = post(base, "/api/v1/matches",
                                  {"game": game, "players": PLAYERS, "options": options or {}})
-    post(base, f"/api/v1/matches/{match['id']}/rounds", first, match["token"])
+    if first is not None:
+        post(base, f"/api/v1/matches/{match['id']}/rounds", first, match["token"])
     page.goto(f"{base}/#/m/{match['id']}?t={match['token']}")
     page.wait_for_selector("body[data-ready]")
-    page.locator(".entry-head h2", has_text="2").wait_for()
+    page.locator(".entry-head h2", has_text="1" if first is None else "2").wait_for()
     return match
 
 
 def saved(page: Any, number: int) -> None:
     """Waits until the round is stored and the next one is open (or the winner is shown)."""
     page.locator(f".entry-head h2:has-text('{number + 1}'), #winner-names").first.wait_for()
+
+
+def seven_seals_first(page: Any, count: Count) -> None:
+    """Round 1 of Die sieben Siegel: Ann bids first, then Ben, Cid, Dan."""
+    def bid(seat: int) -> Any:
+        return page.locator(f"[data-path='bids[{seat}]']")
+
+    for colour in ("red", "red"):
+        count.tap(bid(0).locator(f"[data-colour={colour}]"))
+    count.tap(bid(1).get_by_role("button", name="Saboteur"))
+    for colour in ("blue", "blue", "green"):
+        count.tap(bid(2).locator(f"[data-colour={colour}]"))
+    count.tap(bid(3).locator("[data-colour=yellow]"))
+    count.tap(page.locator("[data-path='remaining[0]'] [data-kind=red]").first)
+    count.tap(page.get_by_role("button", name="One more: Black seals taken by Dan"))
 
 
 def sea_change(page: Any, count: Count) -> None:
@@ -169,20 +187,23 @@ FLOWS: dict[str, tuple[Callable[[Any, Count], None], dict[str, Any]]] = {
 }
 
 
-def play_round(page: Any, base: str, game: str) -> Round:
-    """The second round of a fresh 4-player match of ``game``, counted."""
+def play_round(page: Any, base: str, game: str, number: int = 2) -> Round:
+    """Round ``number`` (1 or 2) of a fresh 4-player match of ``game``, counted. Round 1 has
+    no standings above the form; Die sieben Siegel's first bidder differs, so its flow too."""
     flow, first = FLOWS[game]
+    if game == "seven-seals" and number == 1:
+        flow = seven_seals_first
     if game == "tschau-sepp":  # this phone enters Tschau Sepp by points, and remembers it
         page.evaluate("() => localStorage.setItem('tafelrunde.tschau-sepp.mode', 'points')")
     if game == "sea-change":
         page.evaluate("() => localStorage.setItem('tafelrunde.sea-change.mode', 'points')")
-    open_match(page, base, game, first)
+    open_match(page, base, game, first if number == 2 else None)
     height = int(page.evaluate(HEIGHT))
     count = Count(page)
     flow(page, count)
     count.tap(page.get_by_role("button", name="Save round"))
-    saved(page, 2)
-    return Round(game, count.taps, count.fields, count.scrolls, height)
+    saved(page, number)
+    return Round(f"{game} r{number}", count.taps, count.fields, count.scrolls, height)
 
 
 def heights(page: Any, base: str) -> dict[str, int]:
@@ -207,13 +228,13 @@ def heights(page: Any, base: str) -> dict[str, int]:
 
 
 def report(rounds: list[Round], tall: dict[str, int]) -> int:
-    print(f"{'round':<14}{'taps':>6}{'fields':>8}{'total':>7}{'target':>8}{'scrolls':>9}"
+    print(f"{'round':<18}{'taps':>6}{'fields':>8}{'total':>7}{'target':>8}{'scrolls':>9}"
           f"{'height px':>11}{'screens':>9}")
     over = 0
     for played in rounds:
         mark = "" if played.total <= played.target else "  OVER"
         over += played.total > played.target
-        print(f"{played.game:<14}{played.taps:>6}{played.fields:>8}{played.total:>7}"
+        print(f"{played.game:<18}{played.taps:>6}{played.fields:>8}{played.total:>7}"
               f"{played.target:>8}{played.scrolls:>9}{played.height:>11}"
               f"{played.height / PHONE['height']:>9.2f}{mark}")
     for name, height in tall.items():
@@ -242,7 +263,7 @@ def main() -> int:
         page = context.new_page()
         page.goto(f"{base}/")
         page.wait_for_selector("body[data-ready]")
-        rounds = [play_round(page, base, game) for game in TARGETS]
+        rounds = [play_round(page, base, game, number) for game in TARGETS for number in (1, 2)]
         tall = {} if options.smoke else heights(page, base)
         browser.close()
     return 1 if report(rounds, tall) and not options.smoke else 0

@@ -45,7 +45,10 @@ export function header(view, active) {
   const tabs = [...first, ['standings', `${base}/standings`, 'nav.standings'],
     ['history', `${base}/history`, 'nav.history'], ['share', `${base}/share`, 'nav.share']];
   return h('div', { class: 'match-head' },
-    h('h1', {}, matchTitle(match), h('small', {}, ` · ${match.players.map((p) => p.name).join(', ')}`)),
+    // Over the round being entered the players are named by the form and the standings strip:
+    // a second line of names there pushed the last score line under the Save bar.
+    h('h1', {}, matchTitle(match),
+      active !== 'sheet' && h('small', {}, ` · ${match.players.map((p) => p.name).join(', ')}`)),
     tablePlace(match.id),
     // Not over the round being entered, which must fit the phone's screen with Save in reach. A
     // match kept on this phone from before the API said when it was played has no played_at.

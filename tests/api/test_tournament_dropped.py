@@ -9,7 +9,16 @@ import io
 
 from scoring.tournament import TableResult, TournamentScoring, tournament_standings
 from tests.api.test_tournaments import (
-    BASE, NAMES, Client, bearer, new_tournament, ok, play_round, read, register)
+    BASE,
+    NAMES,
+    Client,
+    bearer,
+    new_tournament,
+    ok,
+    play_round,
+    read,
+    register,
+)
 
 
 def test_a_player_without_a_table_ranks_after_everyone_who_played() -> None:
@@ -50,5 +59,6 @@ async def test_dropped_players_are_marked_and_the_late_entry_ranks_last(client: 
     assert "Ausgestiegen" in german.splitlines()[0]
     page = (await client.get(url, params={"format": "html", "lang": "en"})).text
     marked = [line for line in page.splitlines() if "<td" in line and ">yes<" in line]
-    assert len(marked) == 1 and f">{NAMES[0]}<" in marked[0]
+    assert len(marked) == 1
+    assert f">{NAMES[0]}<" in marked[0]
     assert ">no<" not in page

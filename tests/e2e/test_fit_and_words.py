@@ -75,7 +75,8 @@ def test_sea_change_by_points_fits_one_screen_in_every_round(
             assert page.evaluate(FORM_BOTTOM) <= bar["y"], (locale, rounds)
 
 
-def test_the_saved_toast_covers_no_field_of_the_round_that_opens(phone: Any, server: Server) -> None:
+def test_the_saved_toast_covers_no_field_of_the_round_that_opens(
+        phone: Any, server: Server) -> None:
     page = phone.page
     phone.open("#/")
     page.evaluate("() => localStorage.setItem('tafelrunde.sea-change.mode', 'points')")
@@ -394,7 +395,8 @@ def test_a_chart_of_whole_numbers_has_whole_ticks(phone: Any, server: Server) ->
     labels = phone.page.locator("figure.chart .chart-grid text:not(.chart-axis-name)")
     expect(labels.first).to_be_visible()
     shown = labels.all_text_contents()
-    assert shown and all(re.fullmatch(r"−?-?\d+", text) for text in shown), shown
+    assert shown
+    assert all(re.fullmatch(r"−?-?\d+", text) for text in shown), shown
 
 
 def test_the_board_shows_the_tiebreak_that_separates_tied_players(
@@ -506,5 +508,7 @@ def test_dropping_a_player_asks_first(phone: Any, server: Server) -> None:
     expect(really).to_be_visible()
     assert all(p["active"] for p in server.get(f"{T}/{tournament['id']}")["players"])
     really.click()
-    expect(page.locator(f".players-panel li[data-player='{ids[0]}']")).to_contain_text("dropped out")
-    assert [p["active"] for p in server.get(f"{T}/{tournament['id']}")["players"]][0] is False
+    expect(page.locator(f".players-panel li[data-player='{ids[0]}']")
+           ).to_contain_text("dropped out")
+    players = server.get(f"{T}/{tournament['id']}")["players"]
+    assert next(p["active"] for p in players if p["id"] == ids[0]) is False

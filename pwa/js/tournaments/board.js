@@ -234,7 +234,8 @@ function showBoard(root, id, first) {
     }
   }
 
-  const fits = () => body.scrollHeight <= body.clientHeight + 1 && board.scrollWidth <= board.clientWidth + 1;
+  const fits = () => body.scrollHeight <= body.clientHeight + 1 && board.scrollWidth <= board.clientWidth + 1
+    && body.scrollWidth <= body.clientWidth + 1;
 
   /** The largest font (whole px) at which the board fits the screen; the smallest otherwise, scrolling. */
   function draw() {
