@@ -107,6 +107,32 @@ class SheetColumns:
     sides: frozenset[str] = frozenset()
 
 
+PAPER_ROWS = 20
+"""The most rows a paper score sheet prints: an A4 page holds 20 well, and a match that may run
+longer goes on to a second sheet."""
+
+
+@dataclass(frozen=True, slots=True)
+class PaperSheet:
+    """A blank paper score sheet of one table, for when the phones fail: per side (a seat, or a
+    team's seats) the ``columns`` written each row (keys of the game's :class:`SheetColumns`
+    headings), one row per round or game (``row``, a heading key too) for the longest match the
+    options allow (at most :data:`PAPER_ROWS`), and a totals row under the ``totalled`` columns.
+    ``more`` says the match may need more rows than printed (it ends on a limit, not a count)."""
+
+    columns: tuple[str, ...]
+    totalled: frozenset[str]
+    rows: int
+    row: str
+    sides: tuple[tuple[int, ...], ...]
+    more: bool = False
+
+
+def paper_rows(rows: int) -> tuple[int, bool]:
+    """``rows`` capped at :data:`PAPER_ROWS`, and whether the cap cut any."""
+    return min(rows, PAPER_ROWS), rows > PAPER_ROWS
+
+
 OPTION_KINDS = ("int", "bool", "choice", "seat_groups", "choices", "values_by_rank")
 OPTION_SHAPE = obj(
     {"name": string(), "kind": string(OPTION_KINDS), "label": string(), "description": string(),
@@ -245,6 +271,10 @@ class Game(Protocol[Opt, E, R, T]):
 
     def judge(self, totals: T, rounds: Sequence[R], setup: Setup[Opt]) -> Verdict:
         """Standings with shared ranks; winners and reason once the match is over."""
+        ...
+
+    def paper(self, options: Opt, players: int) -> PaperSheet:
+        """The blank paper score sheet of a table of ``players`` playing with ``options``."""
         ...
 
     def priced(self, setup: Setup[Opt]) -> Priced | None:

@@ -7,7 +7,10 @@ the app's own stylesheets): it links :data:`PRINT_CSS`, served at ``PRINT_CSS_PA
 
 from __future__ import annotations
 
+from datetime import date
 from html import escape
+
+from babel.dates import format_date
 
 from api.i18n import Phrase, Words, _
 from api.shared.spreadsheet import ENGLISH, Cell, Layout, SheetWords, csv_bytes
@@ -26,6 +29,14 @@ th { border-bottom: 0.6mm solid #111; }
 td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 tr { break-inside: avoid; }
 thead { display: table-header-group; }
+section.sheet { break-after: page; }
+section.sheet:last-child { break-after: auto; }
+table.grid { table-layout: fixed; }
+table.grid th, table.grid td { border: 0.3mm solid #777; padding: 1mm; text-align: center; }
+table.grid th.key { font-size: 8pt; font-weight: normal; hyphens: auto; }
+table.grid td.cell { height: 8.5mm; }
+table.grid td.void { background: #e8e8e8; }
+table.grid tfoot th, table.grid tfoot td { border-top: 0.8mm solid #111; height: 10mm; }
 """
 
 
@@ -40,6 +51,11 @@ AFTER_ROUND = _("{game} · standings after round {round} of {rounds}")
 DURING_ROUND = _("{game} · standings during round {round} of {rounds}: {confirmed} of {tables} "
                  "tables confirmed")
 BEFORE_FIRST = _("{game} · standings before the first result")
+
+
+def said_date(day: date, words: Words) -> str:
+    """A date as the reader's language writes it in full (5. Dezember 2026, 5 December 2026)."""
+    return str(format_date(day, format="long", locale=words.locale))
 
 
 def standings_line(tournament: s.Tournament, standings: s.Standings, game: str) -> Phrase:
@@ -75,7 +91,8 @@ def standings_csv(standings: s.Standings, layout: Layout, words: SheetWords = EN
 
 
 def standings_html(tournament: s.Tournament, standings: s.Standings, words: Words) -> str:
-    """The printable page in the reader's language, numbers in the reader's locale."""
+    """The printable page in the reader's language, numbers in the reader's locale; the date is
+    the day of the last change the standings count (UTC), so a page printed again is the same."""
     header, *rows = standings_rows(standings, standings_words(words))
     numeric = {0, 1, 4, 5, *range(6, len(header))}
 
@@ -94,6 +111,7 @@ def standings_html(tournament: s.Tournament, standings: s.Standings, words: Word
     game = registry.game_by_id(tournament.game)
     game_name = tournament.game if game is None else game.name
     through = standings_line(tournament, standings, game_name)
+    day = said_date(tournament.updated_at.date(), words)
     return f"""<!DOCTYPE html>
 <html lang="{words.language}">
 <head>
@@ -103,7 +121,7 @@ def standings_html(tournament: s.Tournament, standings: s.Standings, words: Word
 </head>
 <body>
 <h1>{escape(tournament.name)}</h1>
-<p class="meta">{escape(words(through))}</p>
+<p class="meta">{escape(words(through))} · {escape(day)}</p>
 <table>
 <thead><tr>{cells(header, 'th')}</tr></thead>
 <tbody>
