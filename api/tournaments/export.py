@@ -31,10 +31,12 @@ tr { break-inside: avoid; }
 thead { display: table-header-group; }
 section.sheet { break-after: page; }
 section.sheet:last-child { break-after: auto; }
+body.paper { max-width: none; }
 table.grid { table-layout: fixed; }
+table.grid col.label { width: 17mm; }
 table.grid th, table.grid td { border: 0.3mm solid #777; padding: 1mm; text-align: center; }
 table.grid th.key { font-size: 8pt; font-weight: normal; hyphens: auto; }
-table.grid td.cell { height: 8.5mm; }
+table.grid td.cell { height: 10mm; }
 table.grid td.void { background: #e8e8e8; }
 table.grid tfoot th, table.grid tfoot td { border-top: 0.8mm solid #111; height: 10mm; }
 """

@@ -105,6 +105,7 @@ def _grid(sheet: PaperSheet, headings: Vocabulary, seated: list[str], words: Wor
     more = f'\n<p class="meta">{escape(words(MORE_ROWS))}</p>' if sheet.more else ""
     row_heading = escape(words.term(headings, sheet.row, ""))
     return f"""<table class="grid">
+<colgroup><col class="label"><col span="{len(sheet.sides) * columns}"></colgroup>
 <thead>
 <tr><th rowspan="2" class="number">{row_heading}</th>{sides}</tr>
 <tr>{keys}</tr>
