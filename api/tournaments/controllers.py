@@ -210,7 +210,7 @@ class TournamentController(Controller):
                                            Layout(sep, decimal), choice_of(request.scope))
 
     @get("/{tournament_id:str}/rounds/{number:int}/paper", operation_id="roundPaper",
-         raises=READ, responses=documented(*READ), security=SECURITY)
+         raises=READ, responses=documented(*READ), security=SECURITY, media_type="text/html")
     async def paper(
         self, request: Request[Any, Any, Any], session: Session, tournament_id: TournamentId,
         number: RoundNumber,
