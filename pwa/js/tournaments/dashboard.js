@@ -260,8 +260,8 @@ export async function dashboardScreen(root, id) {
         organiser && h('a', { class: 'button secondary', href: `${base}/r/${current.number}/cards` }, t('tt.cards')),
         h('a', { class: 'button secondary', href: `${base}/board` }, t('tt.board'))),
       current && h('div', { class: 'row wrap paper' },
-        paperLink(tournament, organiser, current.number, 'scores', t('tt_paper.score_sheets')),
-        paperLink(tournament, organiser, current.number, 'seats', t('tt_paper.seats'))));
+        paperLink(tournament, organiser, current.number, 'scores', t('paper.score_sheets')),
+        paperLink(tournament, organiser, current.number, 'seats', t('paper.seats'))));
     replace(earlier, tournament.round_list.slice(0, -1).reverse().map((r) => h('details', { class: 'panel' },
       h('summary', {}, t('tt.round_n', { n: r.number })),
       h('ul', { class: 'tables' }, r.tables.map((tbl) => tableCard(tournament, r, tbl, names, organiser, confirm))),
