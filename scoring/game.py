@@ -113,6 +113,32 @@ class SheetColumns:
     values: Mapping[str, Vocabulary] = field(default_factory=dict)
 
 
+PAPER_ROWS = 20
+"""The most rows a paper score sheet prints: an A4 page holds 20 well, and a match that may run
+longer goes on to a second sheet."""
+
+
+@dataclass(frozen=True, slots=True)
+class PaperSheet:
+    """A blank paper score sheet of one table, for when the phones fail: per side (a seat, or a
+    team's seats) the ``columns`` written each row (keys of the game's :class:`SheetColumns`
+    headings), one row per round or game (``row``, a heading key too) for the longest match the
+    options allow (at most :data:`PAPER_ROWS`), and a totals row under the ``totalled`` columns.
+    ``more`` says the match may need more rows than printed (it ends on a limit, not a count)."""
+
+    columns: tuple[str, ...]
+    totalled: frozenset[str]
+    rows: int
+    row: str
+    sides: tuple[tuple[int, ...], ...]
+    more: bool = False
+
+
+def paper_rows(rows: int) -> tuple[int, bool]:
+    """``rows`` capped at :data:`PAPER_ROWS`, and whether the cap cut any."""
+    return min(rows, PAPER_ROWS), rows > PAPER_ROWS
+
+
 OPTION_KINDS = ("int", "bool", "choice", "seat_groups", "choices", "values_by_rank", "text")
 OPTION_SHAPE = obj(
     {"name": string(), "kind": string(OPTION_KINDS), "label": string(), "description": string(),
@@ -253,6 +279,10 @@ class Game(Protocol[Opt, E, R, T]):
         """Standings with shared ranks; winners and reason once the match is over."""
         ...
 
+    def paper(self, options: Opt, players: int) -> PaperSheet:
+        """The blank paper score sheet of a table of ``players`` playing with ``options``."""
+        ...
+
     def priced(self, setup: Setup[Opt]) -> Priced | None:
         """The total a match of this setup played for money pays by; ``None`` where stakes
         make no sense (a side no one at the table plays)."""
@@ -353,6 +383,9 @@ class GameVariant:
 
     def judge(self, totals: Any, rounds: Sequence[Any], setup: Setup[Any]) -> Verdict:
         return self.game.judge(totals, rounds, setup)
+
+    def paper(self, options: Any, players: int) -> PaperSheet:
+        return self.game.paper(options, players)
 
     def priced(self, setup: Setup[Any]) -> Priced | None:
         return self.game.priced(setup)

@@ -245,6 +245,20 @@ class TournamentController(Controller):
                                            authorization(request), format_,
                                            Layout(sep, decimal), choice_of(request.scope))
 
+    @get("/{tournament_id:str}/rounds/{number:int}/paper", operation_id="roundPaper",
+         raises=READ, responses=documented(*READ), security=SECURITY, media_type="text/html")
+    async def paper(
+        self, request: Request[Any, Any, Any], session: Session, tournament_id: TournamentId,
+        number: RoundNumber,
+        sheet: Annotated[Literal["scores", "seats"], QueryParameter(
+            description="scores: a score sheet per table; seats: who sits where")] = "scores",
+    ) -> Response[str]:
+        """Printable A4 pages of a round for when the phones fail: a blank score sheet per
+        table, or the alphabetical list of who sits where."""
+        return await answers(request).read(session, "paper", tournament_id,
+                                           authorization(request), number, sheet,
+                                           choice_of(request.scope))
+
     @get("/{tournament_id:str}/backup", operation_id="backupTournament", raises=READ,
          responses=documented(*READ), security=ORGANISER)
     async def backup(self, request: Request[Any, Any, Any],

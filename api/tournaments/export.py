@@ -7,6 +7,7 @@ the app's own stylesheets): it links :data:`PRINT_CSS`, served at ``PRINT_CSS_PA
 
 from __future__ import annotations
 
+from datetime import date
 from html import escape
 from zoneinfo import ZoneInfo
 
@@ -32,6 +33,16 @@ td.name { white-space: normal; }
 td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
 tr { break-inside: avoid; }
 thead { display: table-header-group; }
+section.sheet { break-after: page; }
+section.sheet:last-child { break-after: auto; }
+body.paper { max-width: none; }
+table.grid { table-layout: fixed; }
+table.grid col.label { width: 17mm; }
+table.grid th, table.grid td { border: 0.3mm solid #777; padding: 1mm; text-align: center; }
+table.grid th.key { font-size: 8pt; font-weight: normal; hyphens: auto; }
+table.grid td.cell { height: 10mm; }
+table.grid td.void { background: #e8e8e8; }
+table.grid tfoot th, table.grid tfoot td { border-top: 0.8mm solid #111; height: 10mm; }
 """
 
 
@@ -48,6 +59,11 @@ AFTER_ROUND = _("{game} · standings after round {round} of {rounds}")
 DURING_ROUND = _("{game} · standings during round {round} of {rounds}: {confirmed} of {tables} "
                  "tables confirmed")
 BEFORE_FIRST = _("{game} · standings before the first result")
+
+
+def said_date(day: date, words: Words) -> str:
+    """A date as the reader's language writes it in full (5. Dezember 2026, 5 December 2026)."""
+    return str(format_date(day, format="long", locale=words.locale))
 
 
 def standings_line(tournament: s.Tournament, standings: s.Standings, game: str) -> Phrase:
@@ -85,7 +101,8 @@ def standings_csv(standings: s.Standings, layout: Layout, words: SheetWords = EN
 
 
 def standings_html(tournament: s.Tournament, standings: s.Standings, words: Words) -> str:
-    """The printable page in the reader's language, numbers in the reader's locale."""
+    """The printable page in the reader's language, numbers in the reader's locale; the date is
+    the day of the last change the standings count (UTC), so a page printed again is the same."""
     header, *rows = standings_rows(standings, standings_words(words))
     numeric = {0, 1, 4, 5, *range(6, len(header) - 1)}
     no = standings_words(words).flag(False)
@@ -106,10 +123,10 @@ def standings_html(tournament: s.Tournament, standings: s.Standings, words: Word
     game = registry.game_by_id(tournament.game)
     game_name = tournament.game if game is None else counted_as(game, tournament.options).name
     through = standings_line(tournament, standings, game_name)
-    # The day the tournament was set up, as the day reads in Switzerland (where the app is
-    # used; a tournament keeps no time zone of its own).
-    held = format_date(tournament.created_at.astimezone(ZONE).date(), format="long",
-                       locale=words.locale)
+    # The day of the last change the standings count, as the day reads in Switzerland (where
+    # the app is used; a tournament keeps no time zone of its own): a page printed again is
+    # the same page.
+    day = said_date(tournament.updated_at.astimezone(ZONE).date(), words)
     return f"""<!DOCTYPE html>
 <html lang="{words.language}">
 <head>
@@ -119,7 +136,7 @@ def standings_html(tournament: s.Tournament, standings: s.Standings, words: Word
 </head>
 <body>
 <h1>{escape(tournament.name)}</h1>
-<p class="meta">{escape(held)} · {escape(words(through))}</p>
+<p class="meta">{escape(day)} · {escape(words(through))}</p>
 <table>
 <thead><tr>{cells(header, 'th')}</tr></thead>
 <tbody>

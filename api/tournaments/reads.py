@@ -35,13 +35,13 @@ from api.server.offload import Offload
 from api.shared.answers import Answer, KeptReads, Reads, json_answer
 from api.shared.requests import attachment
 from api.shared.spreadsheet import CSV_MEDIA_TYPE, Layout
-from api.tournaments import backup, clock, export, service
+from api.tournaments import backup, clock, export, paper, service
 from api.tournaments import schemas as s
 from api.tournaments.access import require_organiser
 
 HTML_MEDIA_TYPE = "text/html"
 
-Read = Literal["tournament", "standings", "player", "export", "backup"]
+Read = Literal["tournament", "standings", "player", "export", "backup", "paper"]
 
 
 async def _tournament(session: AsyncSession, tournament_id: str,
@@ -75,13 +75,23 @@ async def _export(session: AsyncSession, tournament_id: str, authorization: str 
                   CSV_MEDIA_TYPE, saved_as)
 
 
+async def _paper(session: AsyncSession, tournament_id: str, authorization: str | None,
+                 number: int, sheet: str, choice: Choice) -> Answer:
+    words = words_for(choice)
+    tournament = await service.read_tournament(session, tournament_id, authorization)
+    started = (await service.round_started(session, tournament_id, number)).date()
+    played = next(r for r in tournament.round_list if r.number == number)
+    made = paper.seats_html if sheet == "seats" else paper.score_sheets_html
+    return Answer(made(tournament, played, started, words).encode(), HTML_MEDIA_TYPE)
+
+
 async def _backup(session: AsyncSession, tournament_id: str, authorization: str | None) -> Answer:
     saved = await backup.backup(session, tournament_id, authorization)
     return json_answer(saved, *attachment(f"tournament-{tournament_id}-backup.json").items())
 
 
 READS: Reads = {"tournament": _tournament, "standings": _standings, "player": _player,
-                "export": _export, "backup": _backup}
+                "export": _export, "backup": _backup, "paper": _paper}
 
 
 class Answers:

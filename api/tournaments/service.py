@@ -913,6 +913,14 @@ async def round_tokens(session: AsyncSession, tournament_id: str, number: int,
     ])
 
 
+async def round_started(session: AsyncSession, tournament_id: str, number: int) -> datetime:
+    """When round ``number`` started; NotFound before that (after :func:`readable`)."""
+    played = await session.get(TournamentRoundRow, (tournament_id, number))
+    if played is None:
+        raise NotFound(_("Round {number} has not started.", number=number))
+    return played.started_at
+
+
 async def open_table_phone(session: AsyncSession, tournament_id: str, number: int,
                            table_number: int, authorization: str | None) -> s.TablePhone:
     row = await load_tournament(session, tournament_id)

@@ -36,7 +36,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.errors import Errors, InvalidEntry, InvalidOptions, at
-from scoring.game import OptionSpec, Reason, Setup, SheetColumns, Standing, Verdict
+from scoring.game import (
+    PAPER_ROWS,
+    OptionSpec,
+    PaperSheet,
+    Reason,
+    Setup,
+    SheetColumns,
+    Standing,
+    Verdict,
+    paper_rows,
+)
 from scoring.games.sea_change import _read_teams
 from scoring.match import names_of
 from scoring.measures import Measure, Priced
@@ -101,7 +111,7 @@ FINISHED_SHARED = Message(
     plural="Finished after {rounds} rounds; {winners} share the win with {points} each.",
     count="rounds", kinds={"winners": SIDES})
 COLUMNS = Vocabulary("a column of a score pad (any card game's score sheet)", {
-    "points": "points",
+    "points": "points", "round": "round",
 })
 SHEET = SheetColumns(COLUMNS)
 
@@ -478,6 +488,14 @@ class ScorePad:
         self, totals: Totals, rounds: Sequence[RoundResult], setup: Setup[Options]
     ) -> Verdict:
         return judge(totals, rounds, setup)
+
+    def paper(self, options: Options, players: int) -> PaperSheet:
+        """Per side and round its points, totalled. A row per round when the pad is played for
+        a number of rounds; to a target or until finished by hand no count is sure: a full
+        page, said to go on."""
+        rows, more = paper_rows(options.rounds if options.rounds is not None else PAPER_ROWS + 1)
+        return PaperSheet(("points",), frozenset({"points"}), rows, "round", options.side_seats,
+                          more)
 
     def priced(self, setup: Setup[Options]) -> Priced | None:
         return Priced("points", lower_is_better=setup.options.fewest)

@@ -32,7 +32,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.errors import Errors, FieldError, InvalidEntry, InvalidOptions, at
-from scoring.game import OptionSpec, Reason, Setup, SheetColumns, Standing, Verdict
+from scoring.game import (
+    OptionSpec,
+    PaperSheet,
+    Reason,
+    Setup,
+    SheetColumns,
+    Standing,
+    Verdict,
+    paper_rows,
+)
 from scoring.games._sea_change_deck import (
     CARD_IDS,
     CARD_POINTS,
@@ -99,7 +108,7 @@ TRICKS_NEEDED = Message(
     "tricks each side took, as the fewest cards collected decide.", kinds={"sides": SIDES})
 COLUMNS = Vocabulary("a column of the Sea Change score sheet", {
     "scores": "points", "vp": "VP", "cards": "cards collected", "trump_zero": "trump 0",
-    "points": "points", "final_trump": "trump at round end",
+    "points": "points", "final_trump": "trump at round end", "round": "round",
 })
 SHEET = SheetColumns(COLUMNS, sides=frozenset({"trump_zero"}), entry=("final_trump",),
                      values={"final_trump": SUIT})
@@ -609,6 +618,15 @@ class SeaChange:
         self, totals: Totals, rounds: Sequence[RoundResult], setup: Setup[Options]
     ) -> Verdict:
         return judge(totals, rounds, setup)
+
+    def paper(self, options: Options, players: int) -> PaperSheet:
+        """Per side (a player, or a team) and round the points and the VP, both totalled; as
+        many rows as the match can last: every round gives a VP to at least one side, so after
+        ``sides × (target − 1)`` rounds someone has reached the target."""
+        sides = options.teams or tuple((seat,) for seat in range(players))
+        rows, more = paper_rows(max(len(sides), 2) * (options.target_vp - 1) + 1)
+        return PaperSheet(("scores", "vp"), frozenset({"scores", "vp"}), rows, "round",
+                          tuple(sides), more)
 
     def priced(self, setup: Setup[Options]) -> Priced | None:
         return None if setup.options.table.solo else Priced("vp", lower_is_better=False)

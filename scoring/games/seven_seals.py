@@ -36,7 +36,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring.errors import Errors, InvalidEntry, InvalidOptions
-from scoring.game import OptionSpec, Reason, Setup, SheetColumns, Standing, Verdict
+from scoring.game import (
+    OptionSpec,
+    PaperSheet,
+    Reason,
+    Setup,
+    SheetColumns,
+    Standing,
+    Verdict,
+    paper_rows,
+)
 from scoring.games._seven_seals_entry import (
     BLACK_SUPPLY,
     COLOURS,
@@ -81,7 +90,8 @@ _OPTION_FIELDS = frozenset({"rounds", "saboteur_base"})
 
 COLUMNS = Vocabulary("a column of the Die sieben Siegel score sheet", {
     "penalty": "penalty points", "exact": "exact predictions", "saboteur": "saboteur",
-    "rounds": "rounds",
+    "rounds": "rounds", "round": "round", "seals": "seals taken", "left": "seals left",
+    "black": "black seals",
 })
 SHEET = SheetColumns(COLUMNS, seats=frozenset({"saboteur"}))
 ROUNDS_RULE = Message("rounds_rule", "As many rounds as players; 6 with 3 players.")
@@ -304,6 +314,13 @@ class SevenSeals:
         reason = Reason(FEWEST_PENALTY_POINTS if len(winners) == 1
                         else SHARED_FEWEST_PENALTY_POINTS, params)
         return Verdict(standings, True, winners, reason)
+
+    def paper(self, options: SealsOptions, players: int) -> PaperSheet:
+        """Per player and round the seals taken (the saboteur writes S), the seals left (white
+        ones included), the black seals and the penalty; the penalty is totalled."""
+        rows, more = paper_rows(options.rounds)
+        return PaperSheet(("seals", "left", "black", "penalty"), frozenset({"penalty"}), rows,
+                          "round", tuple((seat,) for seat in range(players)), more)
 
     def priced(self, setup: Setup[SealsOptions]) -> Priced:
         return Priced("penalty", lower_is_better=True)

@@ -45,7 +45,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scoring.errors import Errors, FieldError, InvalidEntry, InvalidOptions, at
-from scoring.game import OptionSpec, Reason, Setup, SheetColumns, Standing, Verdict
+from scoring.game import (
+    PAPER_ROWS,
+    OptionSpec,
+    PaperSheet,
+    Reason,
+    Setup,
+    SheetColumns,
+    Standing,
+    Verdict,
+    paper_rows,
+)
 from scoring.games._tschau_sepp_cards import (
     CARD,
     CARD_INDEX,
@@ -154,6 +164,7 @@ UNKNOWN_FACES = unknown_choice(FACES_NAMES)
 
 COLUMNS = Vocabulary("a column of the Tschau Sepp score sheet", {
     "penalty": "penalty points", "winner": "went out", "wins": "games won", "games": "games",
+    "game": "game",
 })
 SHEET = SheetColumns(COLUMNS, seats=frozenset({"winner"}))
 NOT_WITH_TABLE = Message("not_with_table",
@@ -756,6 +767,21 @@ class TschauSepp:
             return Reason(PENALTY_TIE_MORE_WINS_AT_LIMIT if at_limit else PENALTY_TIE_MORE_WINS,
                           params)
         return Reason(FEWEST_PENALTY_AT_LIMIT if at_limit else FEWEST_PENALTY, params)
+
+    def paper(self, options: Options, players: int) -> PaperSheet:
+        """Per player and game the penalty points (played for wins: a mark for who went out),
+        totalled. A row per game agreed; played to a number of wins, as many games as it can
+        take (everyone one short, then one more); played to a penalty limit only, a full page,
+        said to go on (a game may cost nobody anything, so no count is sure)."""
+        column = "winner" if options.scoring == "wins" else "penalty"
+        if options.games is not None:
+            rows, more = paper_rows(options.games)
+        elif options.wins_needed is not None:
+            rows, more = paper_rows(players * (options.wins_needed - 1) + 1)
+        else:
+            rows, more = paper_rows(PAPER_ROWS + 1)
+        return PaperSheet((column,), frozenset({column}), rows, "game",
+                          tuple((seat,) for seat in range(players)), more)
 
     def priced(self, setup: Setup[Options]) -> Priced:
         """Played for wins, the games won; else the penalty points."""

@@ -412,3 +412,14 @@ def test_the_guide_answers_any_partly_entered_round_as_its_shape_says(
         filled = list(raw["points"])  # type: ignore[call-overload,index]
         filled[guided["last_points"]["side"]] = guided["last_points"]["points"]
         assert sum(filled) == setup.options.round_total
+
+
+def test_a_pads_paper_sheet_has_a_row_per_round_agreed_and_a_column_of_points_per_side() -> None:
+    """Paper when the phones fail: a pad played for 8 rounds prints 8 rows of points per side
+    (a team is one side); played to a target no count is sure, so a full page says to go on."""
+    teams = GAME.read_options({"title": "Jass", "rounds": 8, "teams": [[0, 2], [1, 3]]}, 4)
+    sheet = GAME.paper(teams, 4)
+    assert (sheet.columns, sheet.totalled, sheet.row) == (("points",), {"points"}, "round")
+    assert (sheet.rows, sheet.more, sheet.sides) == (8, False, ((0, 2), (1, 3)))
+    to_target = GAME.paper(GAME.read_options({"title": "Jass", "target": 1000}, 3), 3)
+    assert (to_target.rows, to_target.more, to_target.sides) == (20, True, ((0,), (1,), (2,)))

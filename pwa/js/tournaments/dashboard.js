@@ -6,7 +6,7 @@
 // round starts with one tap, because the API refuses what cannot be seated and stores nothing then;
 // the players' link (QR) carries the view token of a private tournament; under the current round
 // the seating plan's repeated meetings stand next to the fewest possible, so the organiser sees
-// how good the seating is.
+// how good the seating is; under it the round's paper (score sheets, who sits where) to print.
 // Tournament day (check-in, paid, the clock): a tournament with check-in shows its code as a QR
 // code (the link #/t/<id>/check-in?code=…) while players may still check in; the players' list
 // grows live as they do, each with a "paid" box and "18 of 20 paid" above; the round clock
@@ -49,6 +49,23 @@ function planQuality(plan) {
   else if (plan.lower_bound === 0) key = 'tt.plan_repeats_maybe';
   return h('p', { class: 'hint plan-quality', 'data-repeats': plan.repeats, 'data-lower-bound': plan.lower_bound },
     t(key, { rounds, n: plan.repeats, bound: plan.lower_bound }));
+}
+
+// Paper for when the phones fail: the API draws the A4 pages of a round (README, Paper), opened
+// in a tab of their own to print; a private tournament's pages need the token, so they are
+// fetched with it and saved, like its exports.
+function paperLink(tournament, organiser, number, sheet, label) {
+  const path = `${tournamentPath(tournament.id)}/rounds/${number}/paper?sheet=${sheet}`;
+  const a = h('a', { class: 'button secondary', href: apiLink(path), target: '_blank', 'data-paper': sheet }, label);
+  if (tournament.private) {
+    const token = organiser ? organiserToken(tournament.id) : tournamentReadToken(tournament.id);
+    a.addEventListener('click', (event) => {
+      event.preventDefault();
+      download(path, `tournament-${tournament.id}-round-${number}-${sheet}.html`, token)
+        .catch((error) => toast(tournamentProblem(error)));
+    });
+  }
+  return a;
 }
 
 function exportsPanel(tournament, organiser) {
@@ -253,7 +270,10 @@ export async function dashboardScreen(root, id) {
       current && planQuality(current.report.plan),
       current && h('div', { class: 'row wrap' },
         organiser && h('a', { class: 'button secondary', href: `${base}/r/${current.number}/cards` }, t('tt.cards')),
-        h('a', { class: 'button secondary', href: `${base}/board` }, t('tt.board'))));
+        h('a', { class: 'button secondary', href: `${base}/board` }, t('tt.board'))),
+      current && h('div', { class: 'row wrap paper' },
+        paperLink(tournament, organiser, current.number, 'scores', t('paper.score_sheets')),
+        paperLink(tournament, organiser, current.number, 'seats', t('paper.seats'))));
     replace(earlier, tournament.round_list.slice(0, -1).reverse().map((r) => h('details', { class: 'panel' },
       h('summary', {}, t('tt.round_n', { n: r.number })),
       h('ul', { class: 'tables' }, r.tables.map((tbl) => tableCard(tournament, r, tbl, names, organiser, confirm))),
