@@ -2,9 +2,9 @@
 // last answer as fallback, writes never cached; background sync replays the outbox.
 // precache.js is written by the server from the app's files (api/server/app_files.py): the files
 // installed (FILES: what a phone at a table needs offline), those kept once first opened (LATER:
-// the organiser's screens) and a version made from the contents of both. The server also ends this file with a line naming that
-// version, so any changed file changes the worker and the browser installs the new one: no number
-// to bump.
+// the organiser's screens) and a version made from the contents of both. The server also ends
+// this file with a line naming that version, so any changed file changes the worker and the
+// browser installs the new one: no number to bump.
 import { FILES, LATER, VERSION } from './precache.js';
 import { OFFLINE_PROBLEM } from './js/api.js';
 import { languageFor } from './js/i18n.js';
