@@ -1,10 +1,11 @@
 // Service worker: the app from a cache named after its version, API reads network-first with the
 // last answer as fallback, writes never cached; background sync replays the outbox.
-// precache.js is written by the server from the app's files (api/server/app_files.py): every file and a
-// version made from their contents. The server also ends this file with a line naming that
-// version, so any changed file changes the worker and the browser installs the new one: no number
-// to bump.
-import { FILES, VERSION } from './precache.js';
+// precache.js is written by the server from the app's files (api/server/app_files.py): the files
+// installed (FILES: what a phone at a table needs offline), those kept once first opened (LATER:
+// the organiser's screens) and a version made from the contents of both. The server also ends
+// this file with a line naming that version, so any changed file changes the worker and the
+// browser installs the new one: no number to bump.
+import { FILES, LATER, VERSION } from './precache.js';
 import { OFFLINE_PROBLEM } from './js/api.js';
 import { languageFor } from './js/i18n.js';
 import { replay } from './js/outbox.js';
@@ -21,27 +22,42 @@ const GAMES = '/api/v1/games';
 // language, and any the app read under an earlier version) and the others once the app reads
 // them, so a phone that switches languages online has both offline.
 const WORDS = /^i18n\/(\w+)\.json$/;
-const APP_FILES = new Set(FILES);
+const APP_FILES = new Set([...FILES, ...LATER]);
 
-/** The languages whose words this worker installs: the phone's and those kept before. */
-async function languagesKept() {
-  const kept = new Set([languageFor(self.navigator.languages?.length ? [...self.navigator.languages]
-    : [self.navigator.language])]);
+/** The app's files an earlier version's cache holds: what this phone has installed or opened. */
+async function filesKept() {
+  const kept = new Set();
   for (const name of await caches.keys()) {
     if (name === ANSWERS) continue;
     for (const request of await (await caches.open(name)).keys()) {
-      const words = new URL(request.url).pathname.slice(1).match(WORDS);
-      if (words) kept.add(words[1]);
+      kept.add(new URL(request.url).pathname.slice(1));
     }
   }
   return kept;
 }
 
+/** The languages whose words this worker installs: the phone's and those kept before. */
+function languagesKept(kept) {
+  const languages = new Set([languageFor(self.navigator.languages?.length
+    ? [...self.navigator.languages] : [self.navigator.language])]);
+  for (const file of kept) {
+    const words = file.match(WORDS);
+    if (words) languages.add(words[1]);
+  }
+  return languages;
+}
+
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(VERSION);
-    const languages = await languagesKept();
-    const files = FILES.filter((file) => !WORDS.test(file) || languages.has(file.match(WORDS)[1]));
+    const kept = await filesKept();
+    const languages = languagesKept(kept);
+    // An organiser's screen opened under an earlier version is fetched again now, new: after an
+    // update it still opens offline, as it did before.
+    const files = [
+      ...FILES.filter((file) => !WORDS.test(file) || languages.has(file.match(WORDS)[1])),
+      ...LATER.filter((file) => kept.has(file)),
+    ];
     // Past the HTTP cache (a 304 keeps it cheap): a copy cached before the change must not be
     // stored under the new version.
     await cache.addAll(files.map((file) => new Request(file, { cache: 'no-cache' })));
@@ -81,7 +97,7 @@ async function networkFirst(request) {
 
 /**
  * A file of this worker's own version: the one its pages were loaded with. One of the app's files
- * that it did not install (another language's words) is kept once read.
+ * that it did not install (another language's words, an organiser's screen) is kept once read.
  */
 async function cacheFirst(request) {
   const cache = await caches.open(VERSION);

@@ -5,10 +5,17 @@ worker by the server itself.
 of the app (all but the service worker itself) and a version made from all their contents. The
 service worker (``pwa/sw.js``) imports it, and the server sends the worker with a last line
 naming that version. So nobody keeps a list or bumps a version: add, change or remove any file
-and the browser's next update check finds a different worker, installs it, and it fetches every
-file again into a cache named after the new version. The folder may be the repository's ``pwa/``
+and the browser's next update check finds a different worker, installs it, and it fetches the
+files again into a cache named after the new version. The folder may be the repository's ``pwa/``
 or the copy installed with the package: it is read the same way, when asked, so a file edited
 while the server runs counts at once too.
+
+The files come in two lists. ``FILES`` is what the worker fetches when it installs: what a phone
+at a table needs without a connection it may never have had since (:func:`at_install`).
+``LATER`` is the organiser's screens, fetched when first opened and kept from then on: a first
+visit no longer pays for every screen the app will ever have, and the organiser opens the
+dashboard or the club's screens online anyway before a tournament or a club evening. The
+version still covers both lists, so a change to any file updates the worker.
 
 Every file is answered with ``Cache-Control: no-cache`` and an ``ETag`` made from its content
 (with ``-gz`` for its gzip-compressed bytes, :mod:`api.edge.compression`); a request whose
@@ -25,6 +32,7 @@ alone.
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import json
 import mimetypes
@@ -49,6 +57,27 @@ WRITER = "api/server/app_files.py"
 SHELL = "index.html"
 DIGEST_CHARS = 16  # 64 bits of SHA-256: tags and versions of one app's few dozen files
 REVALIDATE = "no-cache"
+
+# Which files the worker installs and which it keeps once first opened. A file is installed
+# unless a pattern of ON_FIRST_USE names it and none of AT_INSTALL does ("*" also crosses "/",
+# as in fnmatch). Installing is the default so that a new table screen is never missing offline;
+# the organiser's folders are named whole, so that a screen a colleague adds there is left for
+# first use without anyone listing it. A module a table screen imports when it loads must be
+# installed too (tests/api/test_delivery.py checks that every installed module's imports are).
+AT_INSTALL = (
+    # New match picks a club's players from its members (pick.js sorts them as members.js does).
+    "js/clubs/api.js", "js/clubs/common.js", "js/clubs/pick.js", "js/clubs/members.js",
+    # A table's phone: its rounds and confirmation; a player's phone: their own view.
+    "js/tournaments/phone.js", "js/tournaments/confirm.js", "js/tournaments/player.js",
+    "js/tournaments/common.js",
+)
+ON_FIRST_USE = (
+    # The club's screens (ladder, history, member, kasse, settlement, share, new club) are read
+    # or run by whoever looks after the club, online at least once before the evening.
+    "js/clubs/**",
+    # The organiser's dashboard, board, cards to print and new tournament.
+    "js/tournaments/**",
+)
 
 
 class Content(NamedTuple):
@@ -112,12 +141,16 @@ class AppFiles:
         return f"tafelrunde-{made[:DIGEST_CHARS]}"
 
     def precache_module(self) -> str:
-        """The module the service worker imports: its cache's version and the files to fetch."""
+        """The module the service worker imports: its cache's version, the files it fetches when
+        it installs and those it keeps once they are first fetched."""
         files = [path for path in self.listing() if path not in {SERVICE_WORKER, PRECACHE_MODULE}]
+        installed = [path for path in files if at_install(path)]
+        later = [path for path in files if not at_install(path)]
         return (
             f"// Written by the server ({WRITER}) from the app's files, whenever asked.\n"
             f"export const VERSION = {json.dumps(self.version())};\n"
-            f"export const FILES = {json.dumps(files, indent=1)};\n"
+            f"export const FILES = {json.dumps(installed, indent=1)};\n"
+            f"export const LATER = {json.dumps(later, indent=1)};\n"
         )
 
     def service_worker(self) -> str | None:
@@ -132,6 +165,13 @@ class AppFiles:
             return None
         source = (self.root / SERVICE_WORKER).read_text(encoding="utf-8")
         return f"{source.rstrip()}\n// {self.version()}: written by the server ({WRITER})\n"
+
+
+def at_install(relative: str) -> bool:
+    """Whether the worker fetches the file at ``relative`` when it installs (else when the app
+    first asks for it): see ``AT_INSTALL`` and ``ON_FIRST_USE``."""
+    return (any(fnmatch.fnmatchcase(relative, pattern) for pattern in AT_INSTALL)
+            or not any(fnmatch.fnmatchcase(relative, pattern) for pattern in ON_FIRST_USE))
 
 
 def entity_tag_matches(if_none_match: str, tag: str) -> bool:

@@ -1,12 +1,15 @@
 """How answers travel: gzip for text the client accepts (never for images), match versions as
 entity tags whatever the coding, the app's files revalidated by content (a tag per coding), and
-the service worker's precache list written from the files themselves."""
+the service worker's precache lists (installed, kept on first use) written from the files
+themselves."""
 
 from __future__ import annotations
 
 import asyncio
 import gzip
 import json
+import posixpath
+import re
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -213,14 +216,27 @@ async def test_every_app_file_is_tagged_as_the_coding_it_is_sent_in(client: Clie
 
 
 async def precache(client: Client) -> tuple[str, list[str]]:
+    """The version and every file the worker knows: those it installs, then those it keeps once
+    first fetched."""
+    installed, later = await precache_lists(client)
+    response = await client.get("/precache.js")
+    return response.text.split('VERSION = "', 1)[1].split('"', 1)[0], installed + later
+
+
+async def precache_lists(client: Client) -> tuple[list[str], list[str]]:
+    """``FILES`` (installed) and ``LATER`` (kept on first use) of ``/precache.js``."""
     response = await client.get("/precache.js")
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/javascript")
     assert response.headers["cache-control"] == "no-cache"
     module = response.text
-    version = module.split('VERSION = "', 1)[1].split('"', 1)[0]
-    files: list[str] = json.loads(module.split("FILES = ", 1)[1].rstrip().removesuffix(";"))
-    return version, files
+
+    def exported(name: str) -> list[str]:
+        files: list[str] = json.loads(
+            module.split(f"export const {name} = ", 1)[1].split(";\n", 1)[0])
+        return files
+
+    return exported("FILES"), exported("LATER")
 
 
 def files_of(folder: Path) -> set[str]:
@@ -234,6 +250,54 @@ async def test_the_precache_lists_every_file_of_the_app_but_the_worker(
     assert {"index.html", "js/tournaments/dashboard.js", "i18n/en.json"} <= set(files)
     for file in files:
         assert (await client.get(f"/{file}")).status_code == 200, file
+
+
+async def test_the_worker_installs_the_table_and_keeps_the_organisers_screens_for_first_use(
+        client: Client) -> None:
+    installed, later = await precache_lists(client)
+    assert not set(installed) & set(later)
+    # A phone at a table: a match from the start screen, its entry forms, the table's and the
+    # player's phones, new match with a club's members.
+    assert {"index.html", "js/screens/new-match.js", "js/screens/sheet.js",
+            "js/games/tschau-sepp.js", "js/games/sea-change.js", "js/games/seven-seals.js",
+            "js/outbox.js", "js/tournaments/phone.js", "js/tournaments/confirm.js",
+            "js/tournaments/player.js", "js/clubs/pick.js", "i18n/de.json",
+            "icons/icon-512.png"} <= set(installed)
+    assert {"js/tournaments/dashboard.js", "js/tournaments/board.js", "js/tournaments/new.js",
+            "js/clubs/ladder.js", "js/clubs/kasse.js", "js/clubs/settlement.js"} <= set(later)
+
+
+STATIC_IMPORT = re.compile(r"^(?:import|export)\s[^;]*?\sfrom\s+'([^']+)'|^import\s+'([^']+)'",
+                           re.MULTILINE)
+
+
+async def test_every_module_an_installed_one_imports_is_installed_too(client: Client) -> None:
+    """A static import of a module left for first use would keep an installed screen from
+    loading offline: the patterns in app_files.py must name such a module as installed."""
+    installed, _ = await precache_lists(client)
+    missing = {}
+    for file in installed:
+        if not file.endswith(".js"):
+            continue
+        source = (await client.get(f"/{file}")).text
+        for found in STATIC_IMPORT.finditer(source):
+            imported = posixpath.normpath(posixpath.join(posixpath.dirname(file),
+                                                         found[1] or found[2]))
+            if imported not in installed and imported != "precache.js":
+                missing[file] = imported
+    assert missing == {}
+
+
+async def test_a_new_file_is_installed_unless_it_is_in_an_organisers_folder(
+        client: Client, app_dir: Path) -> None:
+    (app_dir / "js" / "screens" / "pad.js").write_text("export {};\n", encoding="utf-8")
+    (app_dir / "js" / "tournaments" / "season.js").write_text("export {};\n", encoding="utf-8")
+    (app_dir / "js" / "clubs" / "seasons").mkdir()
+    (app_dir / "js" / "clubs" / "seasons" / "board.js").write_text("export {};\n",
+                                                                   encoding="utf-8")
+    installed, later = await precache_lists(client)
+    assert "js/screens/pad.js" in installed
+    assert {"js/tournaments/season.js", "js/clubs/seasons/board.js"} <= set(later)
 
 
 async def test_any_change_to_the_files_changes_the_version_and_the_list(

@@ -1,6 +1,8 @@
-"""The service worker in chromium against a real server: after one online visit the whole app,
-tournament screens included, opens offline; a changed file on the server becomes the app's new
-version after a reload, and a round waiting in the outbox survives the update and is sent once.
+"""The service worker in chromium against a real server: after one online visit what a phone at
+a table needs opens offline, a match's entry form included though it was never opened, and an
+organiser's screen (a tournament's dashboard, a club's ladder) once it was opened online; a
+changed file on the server becomes the app's new version after a reload, an organiser's screen
+opened before stays kept, and a round waiting in the outbox survives the update and is sent once.
 """
 
 from __future__ import annotations
@@ -75,6 +77,65 @@ def test_a_tournament_and_a_match_open_offline_after_one_online_visit(
         page.wait_for_selector("body[data-ready]")
         expect(shown).to_be_visible()
         expect(page.locator("#net")).to_have_text("Offline")
+
+
+def cached_files(page: Any) -> set[str]:
+    """The app's files its current version's cache holds, as paths without the leading slash."""
+    return set(page.evaluate("""async () => {
+        const [name] = (await caches.keys()).filter((n) => n !== 'tafelrunde-answers');
+        const requests = await (await caches.open(name)).keys();
+        return requests.map((r) => new URL(r.url).pathname.slice(1));
+    }"""))
+
+
+def test_a_matchs_entry_form_never_opened_works_offline_after_the_install(
+        phone: Any, server: Server) -> None:
+    match = server.post("/api/v1/matches", {"game": "tschau-sepp", "players": ["Ann", "Ben"]})
+    page = phone.page
+    phone.open(f"#/m/{match['id']}/standings?t={match['token']}")
+    expect(page.locator(".match-head + div table.standings")).to_be_visible()
+    phone.wait_for_service_worker()
+    cached = cached_files(page)
+    assert {"js/screens/sheet.js", "js/games/tschau-sepp.js", "js/games/sea-change.js",
+            "js/tournaments/confirm.js"} <= cached
+    # The organiser's screens wait until they are first opened.
+    assert not {"js/tournaments/dashboard.js", "js/clubs/ladder.js"} & cached
+    phone.open(f"#/m/{match['id']}/standings")  # read again, now through the worker
+
+    phone.context.set_offline(True)
+    page.goto(f"{server.base}/#/m/{match['id']}")
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#net")).to_have_text("Offline")
+    page.locator("[data-path=winner] [data-value='0']").click()
+    page.get_by_role("radio", name="Points").click()
+    page.get_by_label("Penalty points of Ben").fill("9")
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator(".pending-round")).to_have_text("Round 1: waiting to be sent")
+
+
+def test_a_clubs_ladder_opened_once_online_shows_offline(phone: Any, server: Server) -> None:
+    club = server.post("/api/v1/clubs", {"name": "Offline club"})
+    made = server.post("/api/v1/matches", {"game": "tschau-sepp", "players": ["Ann", "Ben"],
+                                           "options": {"games": 1}, "club": club["id"]},
+                       club["token"])
+    server.post(f"/api/v1/matches/{made['id']}/rounds", {"winner": 0, "penalty": [0, 7]},
+                made["token"])
+    page = phone.page
+    phone.open("#/")
+    phone.wait_for_service_worker()
+    assert "js/clubs/ladder.js" not in cached_files(page)
+    route = f"#/c/{club['id']}/ladder"
+    phone.open(f"{route}?v={club['view_token']}")
+    expect(page.locator("table.ladder tbody tr")).to_have_count(2)
+    assert "js/clubs/ladder.js" in cached_files(page)
+
+    phone.context.set_offline(True)
+    page.goto(f"{server.base}/{route}")
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    expect(page.locator("#net")).to_have_text("Offline")
+    expect(page.locator("table.ladder tbody tr")).to_have_count(2)
 
 
 def kept_words(page: Any) -> list[str]:
@@ -189,3 +250,29 @@ def test_a_changed_file_becomes_the_new_version_and_the_outbox_survives_it(
         expect(page.locator(".pending-round")).to_have_count(0, timeout=15000)
     rounds = server.get(f"/api/v1/matches/{made['id']}")["rounds"]
     assert [r["entry"]["penalty"] for r in rounds] == [[0, 12]]
+
+
+def test_an_organisers_screen_opened_before_an_update_is_kept_by_the_new_version(
+        browser: Any, editable_app: tuple[Server, Path]) -> None:
+    server, pwa = editable_app
+    with phone_in_use(browser, server) as phone:
+        page = phone.page
+        phone.open("#/")
+        phone.wait_for_service_worker()
+        phone.open("#/t/new")
+        expect(page.locator("form")).to_be_visible()
+        assert "js/tournaments/new.js" in cached_files(page)
+        assert "js/tournaments/board.js" not in cached_files(page)
+        first = versions(page)
+
+        style = pwa / "css" / "app.css"
+        style.write_text(style.read_text(encoding="utf-8") + "\n/* changed */\n",
+                         encoding="utf-8")
+        changed = precache_version(server.base)
+        assert changed not in first
+        page.reload()
+        page.wait_for_selector("body[data-ready]")
+        wait_for_versions(page, [changed])
+        cached = cached_files(page)
+        assert "js/tournaments/new.js" in cached
+        assert "js/tournaments/board.js" not in cached
