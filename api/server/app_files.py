@@ -67,9 +67,11 @@ REVALIDATE = "no-cache"
 AT_INSTALL = (
     # New match picks a club's players from its members (pick.js sorts them as members.js does).
     "js/clubs/api.js", "js/clubs/common.js", "js/clubs/pick.js", "js/clubs/members.js",
-    # A table's phone: its rounds and confirmation; a player's phone: their own view.
+    # A table's phone: its rounds, confirmation and the round clock over its sheet; a player's
+    # phone: their own view with the clock, and the check-in screen its scan opens.
     "js/tournaments/phone.js", "js/tournaments/confirm.js", "js/tournaments/player.js",
-    "js/tournaments/common.js",
+    "js/tournaments/common.js", "js/tournaments/table-clock.js", "js/tournaments/clock.js",
+    "js/tournaments/checkin.js",
 )
 ON_FIRST_USE = (
     # The club's screens (ladder, history, member, kasse, settlement, share, new club) are read
