@@ -129,6 +129,7 @@ OTHER_MEDIA_TYPES = {
     "tournamentEvents": ({"text/event-stream": TEXT}, True),
     "clubEvents": ({"text/event-stream": TEXT}, True),
     "exportClub": ({"text/csv": TEXT}, False),
+    "clubSeasonStandings": ({"text/csv": TEXT}, False),
 }
 """Per operation, the media types of its 200 answer beyond JSON (and whether they replace it)."""
 

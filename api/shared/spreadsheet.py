@@ -58,7 +58,8 @@ class Layout:
     decimal: str = "."
 
 
-HEADINGS = Vocabulary("a column heading of an export", {"round": "round"})
+HEADINGS = Vocabulary("a column heading of an export", {
+    "round": "round", "played_on": "played on", "location": "place"})
 SIDE_ROUND = Message("", "{side}: {key}")
 SIDE_TOTAL = Message("", "{side}: total {key}")
 

@@ -417,7 +417,7 @@ async def test_every_game_can_be_set_up_and_guided_with_its_defaults(client: Cli
         guide = await client.post(f"/api/v1/matches/{created['id']}/guide", json={})
         assert guide.status_code == 200, guide.text
         sheet = await client.get(f"/api/v1/matches/{created['id']}/export")
-        assert sheet.content.decode("utf-8") == "\ufeffRound\r\n"
+        assert sheet.content.decode("utf-8") == "\ufeffRound,Played on,Place\r\n"
 
 
 async def test_two_server_processes_on_one_database_never_share_a_round_number(

@@ -247,6 +247,9 @@ MATRIX: dict[tuple[str, str], Rule] = {
     ("POST", f"{C}/{{club_id}}/players"): Rule(
         "the club token only",
         club_target(lambda w: f"{C}/{w.club['id']}/players", {"names": ["Newcomer"]}), 201),
+    ("POST", f"{C}/{{club_id}}/players/{{member_id}}/forget"): Rule(
+        "the club token only: forgetting a member (GDPR art. 17) is the organiser's",
+        club_target(lambda w: f"{C}/{w.club['id']}/players/5/forget"), 200),
     ("POST", f"{C}/{{club_id}}/seasons"): Rule(
         "the club token only",
         club_target(lambda w: f"{C}/{w.club['id']}/seasons",
@@ -279,7 +282,7 @@ MATRIX: dict[tuple[str, str], Rule] = {
         phone_target, 201),
 }
 
-CLUB_ONLY_READS = ["/backup"]
+CLUB_ONLY_READS = ["/backup", "/players/1/data", "/audit"]
 ORGANISER_READS = [
     f"{T}/{{tournament_id}}/rounds/1/tokens",
     f"{T}/{{tournament_id}}/backup",
@@ -363,7 +366,7 @@ async def test_a_table_token_cannot_change_its_match_once_the_table_is_confirmed
 CLUB_READS = ["", "/export", "/export?format=json", "/players", "/players/1",
               "/ratings?game=tschau-sepp", "/ratings/history?game=tschau-sepp", "/statistics",
               "/history",
-              "/head-to-head?player=1&opponent=2"]
+              "/head-to-head?player=1&opponent=2", "/seasons"]
 
 
 async def test_club_reads_need_one_of_its_two_tokens(app_client: Client) -> None:
