@@ -34,3 +34,5 @@ export const addMembers = (id, names) => clubWrite(id, '/players', 'POST', { nam
 export const renameMember = (id, member, name) => clubWrite(id, `/players/${member}`, 'PATCH', { name });
 export const mergeMember = (id, member, into) => clubWrite(id, `/players/${member}/merge`, 'POST', { into });
 export const removeMember = (id, member) => clubWrite(id, `/players/${member}`, 'DELETE');
+export const forgetMember = (id, member) => clubWrite(id, `/players/${member}/forget`, 'POST');
+export const changeClub = (id, change) => clubWrite(id, '', 'PATCH', change);

@@ -31,7 +31,7 @@ export function followClub(id, version, reload) {
 
 export function clubHeader(view, active) {
   const { club } = view;
-  const tabs = [['members', ''], ['ladder', '/ladder'], ['history', '/history'], ['share', '/share']];
+  const tabs = [['members', ''], ['ladder', '/ladder'], ['season', '/season'], ['history', '/history'], ['share', '/share']];
   return h('div', { class: 'match-head club-head' },
     h('h1', {}, club.name, h('small', {}, ` · ${t('club.matches_played', { n: club.finished_matches })}`)),
     !view.canWrite && h('p', { class: 'hint read-only' }, t('club.read_only')),
