@@ -64,8 +64,8 @@ def test_the_season_table_marks_counted_evenings_and_greys_the_dropped_ones(
             expect(chip).to_contain_text(night["points"])
     ann = next(row for row in standings if row["name"] == "Ann")
     assert [night["counted"] for night in ann["line"]].count(False) == 1  # three, best two
-    dropped = table.locator(f"tr[data-member='{ann['player']}'] .evening.dropped")
-    counted = table.locator(f"tr[data-member='{ann['player']}'] .evening.counted").first
+    dropped = table.locator(f"tr[data-member='{ann['player']}'] .evening-dropped")
+    counted = table.locator(f"tr[data-member='{ann['player']}'] .evening-counted").first
     assert dropped.evaluate("e => getComputedStyle(e).textDecorationLine") == "line-through"
     assert dropped.evaluate("e => getComputedStyle(e).color") != counted.evaluate(
         "e => getComputedStyle(e).color")
@@ -81,7 +81,7 @@ def test_the_season_table_marks_counted_evenings_and_greys_the_dropped_ones(
     table.get_by_role("link", name="Ann").click()
     rows = page.locator(".season-evenings tbody tr")
     expect(rows).to_have_count(3)
-    expect(page.locator(".season-evenings tr.dropped")).to_have_count(1)
+    expect(page.locator(".season-evenings tr.evening-dropped")).to_have_count(1)
     expect(page.locator(".season-line figure.chart svg")).to_be_visible()
     expect(page.locator(".season-summary")).to_contain_text(ann["points"])
 

@@ -135,7 +135,8 @@ function timeZones(current) {
  */
 function zonePicker(view, done) {
   const form = h('form', { class: 'panel club-zone', novalidate: true });
-  const zone = h('select', { id: 'club-zone', 'aria-describedby': 'club-zone-hint' },
+  // The zones' IANA names are English place names in every language of the app.
+  const zone = h('select', { id: 'club-zone', lang: 'en', 'aria-describedby': 'club-zone-hint' },
     timeZones(view.club.time_zone).map((name) => h('option', { value: name, selected: name === view.club.time_zone },
       name.replaceAll('_', ' '))));
   form.addEventListener('submit', async (event) => {

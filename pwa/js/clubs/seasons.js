@@ -12,7 +12,7 @@
 import { Problem, csvLayout, download } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { clearErrors, showErrors } from '../form.js';
-import { day, number, t } from '../i18n.js';
+import { day, languageTag, number, t } from '../i18n.js';
 import { lineChart } from '../chart.js';
 import { followEvents, oneAtATime } from '../live.js';
 import { gameName, problemText } from '../match-view.js';
@@ -27,6 +27,11 @@ const RETRY_MS = 5000;
 
 const seasonsOf = (id) => clubRead(id, '/seasons');
 const standingsOf = (id, season) => clubRead(id, `/seasons/${season}/standings`);
+/** "5.11." for a chart's axis, where a whole date would run into the next. */
+function shortDay(value) {
+  const [year, month, date] = value.split('-').map(Number);
+  return new Date(year, month - 1, date).toLocaleDateString(languageTag(), { day: 'numeric', month: 'numeric' });
+}
 const points = (text) => number(Number(text), { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const seasonRoute = (id, season, rest = '') => clubRoute(id, `/season/${season}${rest}`);
 
@@ -39,7 +44,7 @@ function seasonFacts(season) {
 /** One evening of a member as a chip: its points, counted (ticked) or dropped (grey, struck). */
 function eveningChip(night) {
   const state = night.counted ? 'counted' : 'dropped';
-  return h('li', { class: `evening ${state}`, 'data-date': night.date, 'data-counted': String(night.counted),
+  return h('li', { class: `evening evening-${state}`, 'data-date': night.date, 'data-counted': String(night.counted),
     title: `${day(night.date)}: ${points(night.points)}` },
   h('span', { class: 'sr-only' }, `${day(night.date)}: `),
   night.counted ? '✓ ' : '', points(night.points),
@@ -152,7 +157,7 @@ export async function seasonLineScreen(root, id, seasonId, memberId) {
     const chart = line.length > 0 && lineChart({
       title: t('season.line_chart', { name }), xLabel: t('season.evening'), yLabel: t('season.points'),
       series: [{ name, points: line.map((night, i) => ({ x: i + 1, y: Number(night.points) })) }],
-      formatX: (x) => (line[x - 1] ? day(line[x - 1].date) : ''), formatY: (y) => number(y),
+      formatX: (x) => (line[x - 1] ? shortDay(line[x - 1].date) : ''), formatY: (y) => number(y),
     });
     replace(root, clubHeader(view, 'season'),
       h('section', { class: 'panel season-line' },
@@ -165,7 +170,7 @@ export async function seasonLineScreen(root, id, seasonId, memberId) {
           h('caption', { class: 'sr-only' }, t('season.evenings_of', { name })),
           h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('season.evening')),
             h('th', { scope: 'col', class: 'num' }, t('season.points')), h('th', { scope: 'col' }, t('season.counts')))),
-          h('tbody', {}, line.map((night) => h('tr', { class: `evening-row ${night.counted ? 'counted' : 'dropped'}`,
+          h('tbody', {}, line.map((night) => h('tr', { class: `evening-row evening-${night.counted ? 'counted' : 'dropped'}`,
             'data-date': night.date, 'data-counted': String(night.counted) },
           h('th', { scope: 'row' }, day(night.date)), h('td', { class: 'num' }, points(night.points)),
           h('td', {}, night.counted ? `✓ ${t('season.counted')}` : t('season.dropped')))))),
@@ -226,7 +231,7 @@ export async function seasonBoardScreen(root, id, seasonId) {
 function showBoard(root, id, seasonId, first) {
   let shown = first;
   const title = h('h1', {});
-  const facts = h('p', { class: 'board-round', id: 'season-facts' });
+  const facts = h('p', { class: 'board-facts', id: 'season-facts' });
   const offline = h('p', { class: 'board-offline', id: 'board-offline', role: 'status', hidden: true }, t('board.reconnecting'));
   const full = h('button', { type: 'button', class: 'secondary board-full', onclick: () => document.documentElement.requestFullscreen?.().catch(() => {}) },
     t('board.fullscreen'));
