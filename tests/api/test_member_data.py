@@ -5,11 +5,15 @@ everybody else's results, ratings and seasons are what they were."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, TypeAlias
 
 import httpx
+import pytest
 from litestar.testing import AsyncTestClient
 
+from api.server import cli
+from api.server.settings import Settings
 from tests.api.clubs import CLUBS, MATCHES, TOURNAMENTS, Club, bearer, new_club, tschau_round
 from tests.conftest import problem
 
@@ -276,3 +280,20 @@ async def test_the_match_sheet_says_when_in_the_clubs_zone_and_where(client: Cli
     header, row, *_ = sheet.content.decode("utf-8").removeprefix("\ufeff").split("\r\n")
     assert header.split(",")[-2:] == ["Played on", "Place"]
     assert row.split(",")[-2:] == ["2026-11-05 19:00", ""]  # UTC without a club
+
+
+async def test_the_servers_backup_file_holds_no_forgotten_name(
+        client: Client, settings: Settings, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``tafelrunde backup`` copies the SQLite file page by page, free space included: the name
+    must be gone from the pages, not only from the rows (PostgreSQL: pg_dump writes rows)."""
+    if not settings.database_url.startswith("sqlite"):
+        pytest.skip("tafelrunde backup is SQLite's; pg_dump dumps rows, which the grep checks")
+    club, _matches, _tournament, quirinus = await a_club_with_quirinus(client)
+    forgotten = await client.post(f"{club.url}/players/{quirinus}/forget", headers=club.auth)
+    assert forgotten.status_code == 200, forgotten.text
+    monkeypatch.setenv("TAFELRUNDE_DATABASE_URL", settings.database_url)
+    saved = tmp_path / "backup.db"
+    assert cli.main(["backup", str(saved)]) == 0
+    held = saved.read_bytes().lower()
+    assert [old for old in OLD if old.encode() in held] == []

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import Phone, Server, phone_in_use
+from tests.e2e.test_languages import english_on_screen, words
 
 pytestmark = pytest.mark.browser
 
@@ -176,3 +177,21 @@ def test_the_organiser_sets_the_clubs_time_zone(phone: Phone, browser: Any,
         viewer.open(f"#/c/{club['id']}?v={club['view_token']}")
         expect(viewer.page.locator(".members")).to_be_visible()
         expect(viewer.page.locator("#club-zone")).to_have_count(0)
+
+
+def test_the_season_screens_speak_the_phones_language_without_english(
+        server: Server, local_phone: Phone, lang: str) -> None:
+    club = club_with_evenings(server)
+    page = local_phone.page
+    open_club(local_phone, club, "/season")
+    base = f"{server.base}/#/c/{club['id']}"
+    for path, shown in {"/season": ".season-table", "/season/1/p/1": "figure.chart",
+                        "/p/3": ".member-data", "": "#club-zone"}.items():
+        page.goto(f"{base}{path}")
+        page.wait_for_selector("body[data-ready]")
+        expect(page.locator(shown).first).to_be_visible()
+        assert english_on_screen(page, lang) == [], path
+    page.goto(f"{base}/p/3")
+    page.get_by_role("button", name=words(lang, "member.forget"), exact=True).click()
+    expect(page.get_by_role("alertdialog")).to_be_visible()
+    assert english_on_screen(page, lang) == []
