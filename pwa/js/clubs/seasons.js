@@ -162,7 +162,7 @@ export async function seasonLineScreen(root, id, seasonId, memberId) {
     replace(root, clubHeader(view, 'season'),
       h('section', { class: 'panel season-line' },
         h('h2', {}, t('season.line_title', { name, season: season?.name ?? '' })),
-        h('p', {}, h('a', { href: seasonRoute(id, seasonId) }, t('season.back'))),
+        h('p', { class: 'no-print' }, h('a', { class: 'button secondary', href: seasonRoute(id, seasonId) }, t('season.back'))),
         row ? h('p', { class: 'season-summary' }, t('season.summary', {
           rank: t('rank.ordinal', { n: row.rank }), points: points(row.points), n: row.evenings,
           best: points(row.best_evening) })) : h('p', { class: 'hint' }, t('season.no_evenings')),
