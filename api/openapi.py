@@ -131,6 +131,7 @@ OTHER_MEDIA_TYPES = {
     "exportClub": ({"text/csv": TEXT}, False),
     "clubSettlement": ({"text/csv": TEXT}, False),
     "clubKasse": ({"text/csv": TEXT}, False),
+    "clubSeasonStandings": ({"text/csv": TEXT}, False),
 }
 """Per operation, the media types of its 200 answer beyond JSON (and whether they replace it)."""
 

@@ -11,7 +11,7 @@ from litestar.params import JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
 
 from api.clubs import backup as club_backup
-from api.clubs import kasse, seasons, service
+from api.clubs import kasse, privacy, seasons, service
 from api.clubs import schemas as s
 from api.clubs.backup import MAX_BACKUP_BYTES
 from api.clubs.export import ClubExport
@@ -36,6 +36,7 @@ from api.matches.owners import DeviceId
 from api.shared.requests import (
     EVENTS_DESCRIPTION,
     Session,
+    attachment,
     authorization,
     broker,
     change_events,
@@ -291,14 +292,48 @@ class ClubController(Controller):
 
     @get("/{club_id:str}/seasons/{season_id:int}/standings", operation_id="clubSeasonStandings",
          raises=READ, responses=documented(*READ), security=TOKEN)
-    async def season_standings(self, request: Request[Any, Any, Any], session: Session,
-                               club_id: ClubId,
-                               season_id: SeasonId) -> Response[list[s.SeasonStanding]]:
+    async def season_standings(
+        self, request: Request[Any, Any, Any], session: Session, club_id: ClubId,
+        season_id: SeasonId,
+        format_: Annotated[Literal["json", "csv"], QueryParameter(name="format")] = "json",
+        sep: Separator = ",", decimal: DecimalMark = ".",
+    ) -> Response[list[s.SeasonStanding]]:
         """The season's table as the club's results say now: place points per finished match,
-        a club tournament's points, each member's best evenings; shared ranks."""
+        a club tournament's points, each member's best evenings; shared ranks. As CSV
+        (``format=csv``): a row per member, headings in the request's language."""
         return await answers(request).read(session, "season_standings", club_id,
                                            authorization(request), season_id,
-                                           choice_of(request.scope))
+                                           choice_of(request.scope), format_,
+                                           Layout(sep, decimal))
+
+    @get("/{club_id:str}/players/{member_id:int}/data", operation_id="clubMemberData",
+         raises=READ, responses=documented(*READ), security=TOKEN)
+    async def member_data(self, request: Request[Any, Any, Any], session: Session,
+                          club_id: ClubId, member_id: MemberId) -> Response[s.MemberData]:
+        """Everything the club holds about one member, as JSON (GDPR art. 15; club token):
+        see :mod:`api.clubs.privacy`."""
+        data = await privacy.member_data(session, club_id, member_id, authorization(request),
+                                         words_for(choice_of(request.scope)))
+        return Response(data, headers=attachment(f"club-{club_id}-member-{member_id}.json"))
+
+    @post("/{club_id:str}/players/{member_id:int}/forget", operation_id="forgetClubPlayer",
+          status_code=200, raises=[*READ, Conflict], responses=documented(*READ, Conflict),
+          security=TOKEN)
+    async def forget_player(self, request: Request[Any, Any, Any], state: State,
+                            session: Session, club_id: ClubId,
+                            member_id: MemberId) -> s.ForgottenMember:
+        """Forget a member (GDPR art. 17; club token): their name is replaced everywhere by a
+        neutral one, everybody's results stay; the club's audit records it."""
+        return await privacy.forget_member(session, broker(request), state.folds, club_id,
+                                           member_id, authorization(request),
+                                           words_for(choice_of(request.scope)))
+
+    @get("/{club_id:str}/audit", operation_id="clubAudit", raises=READ,
+         responses=documented(*READ), security=TOKEN)
+    async def audit(self, request: Request[Any, Any, Any], session: Session,
+                    club_id: ClubId) -> list[s.ClubAuditRecord]:
+        """The club's own audit, oldest first (club token): members forgotten."""
+        return await privacy.read_audit(session, club_id, authorization(request))
 
     @get("/{club_id:str}/settlement", operation_id="clubSettlement", raises=QUERY,
          responses=documented(*QUERY), security=TOKEN)

@@ -52,6 +52,13 @@ HEADINGS = Vocabulary("a column heading of a club's export", {
     "games_won_per_match": "games won per match",
     "best_games_won_per_match": "most games won in a match",
 })
+SEASON_HEADINGS = Vocabulary("a column heading of a season's table", {
+    "rank": "rank", "player": "member no.", "name": "name", "points": "points",
+    "evenings": "evenings", "best_evening": "best evening", "counted": "evenings counted",
+    "dropped": "evenings dropped",
+})
+SEASON_COLUMNS = ("rank", "player", "name", "points", "evenings", "best_evening", "counted",
+                  "dropped")
 
 
 class ClubResult(msgspec.Struct):
@@ -154,3 +161,20 @@ def results_csv(results: list[ClubResult], layout: Layout, words: SheetWords) ->
 def statistics_csv(statistics: list[s.StatisticsRow], layout: Layout,
                    words: SheetWords) -> bytes:
     return csv_bytes(statistics_rows(statistics, words), layout)
+
+
+def season_rows(table: list[s.SeasonStanding], words: Words) -> list[list[Cell]]:
+    """The season's table: a row per member in rank order; points as the API gives them (two
+    decimals, numbers in the spreadsheet), the evenings counted and dropped as dates."""
+    sheet = SheetWords(words).with_columns(SEASON_HEADINGS)
+    rows: list[list[Cell]] = [[sheet.heading(column) for column in SEASON_COLUMNS]]
+    for row in table:
+        rows.append([row.rank, row.player, row.name, float(row.points), row.evenings,
+                     float(row.best_evening),
+                     " ".join(night.date.isoformat() for night in row.line if night.counted),
+                     " ".join(night.date.isoformat() for night in row.line if not night.counted)])
+    return rows
+
+
+def season_csv(table: list[s.SeasonStanding], layout: Layout, words: Words) -> bytes:
+    return csv_bytes(season_rows(table, words), layout)

@@ -33,6 +33,10 @@ CLUB_TOKENS_OF_MATCH = select(ledger.CLUBS.c.token_hash, ledger.CLUBS.c.view_tok
     ledger.CLUB_MATCHES, ledger.CLUB_MATCHES.c.club_id == ledger.CLUBS.c.id).where(
     ledger.CLUB_MATCHES.c.match_id == bindparam("match_key"),
     ledger.CLUB_MATCHES.c.tournament_id.is_(None))
+TIME_ZONE_OF_MATCH = select(ledger.CLUBS.c.time_zone).join(
+    ledger.CLUB_MATCHES, ledger.CLUB_MATCHES.c.club_id == ledger.CLUBS.c.id).where(
+    ledger.CLUB_MATCHES.c.match_id == bindparam("match_key"))
+"""A club match's club's time zone (a club tournament's tables too)."""
 INSERT_CLUB_MATCH = insert(ledger.CLUB_MATCHES)
 INSERT_SEAT = insert(ledger.SEATS)
 INSERT_CLUB_TOURNAMENT = insert(TOURNAMENTS)

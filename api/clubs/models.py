@@ -239,3 +239,18 @@ class ClubPaymentRow(SQLModel, table=True):
     recorded_at: datetime = Field(sa_type=DateTime(timezone=True))
     recorded_by: str | None = Field(default=None, sa_type=String(RECORDER_LENGTH), nullable=True)
     device: str | None = Field(default=None, sa_type=String(DEVICE_LENGTH), nullable=True)
+
+
+class ClubAuditRow(SQLModel, table=True):
+    """What the organiser did to the club's members that no match's own audit shows: a member
+    forgotten (GDPR art. 17). It names the member by id only, never by name, so the record of
+    forgetting keeps nothing of what was forgotten."""
+
+    __tablename__ = "club_audit"
+
+    club_id: str = Field(primary_key=True, sa_type=String(CLUB_ID_LENGTH), foreign_key="club.id")
+    id: int = Field(primary_key=True, sa_type=Integer)
+    at: datetime = Field(sa_type=DateTime(timezone=True))
+    action: str = Field(sa_type=String(32))
+    member_id: int | None = Field(default=None, sa_type=Integer, nullable=True)
+    token_kind: str = Field(sa_type=String(16))

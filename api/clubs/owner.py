@@ -122,6 +122,10 @@ class ClubMatches:
         change = await ledger.after_match_write(statements, match_id, game, folded, action, at)
         return None if change is None else ClubAnnouncement(change, action)
 
+    async def time_zone(self, read_one: ReadOne, match_id: str) -> str | None:
+        row = await read_one(links.TIME_ZONE_OF_MATCH, {"match_key": match_id})
+        return None if row is None else str(row[0])
+
     async def open(self, statements: Statements, host_id: str, authorization: str | None,
                    players: Sequence[str], at: datetime) -> ClubMatch:
         version = await links.open_club(statements, host_id, authorization)

@@ -126,9 +126,14 @@ async def _seasons(session: AsyncSession, club_id: str, authorization: str | Non
 
 
 async def _season_standings(session: AsyncSession, club_id: str, authorization: str | None,
-                            season_id: int, choice: Choice) -> Answer:
-    return json_answer(await seasons.read_standings(session, club_id, season_id, authorization,
-                                                    words_for(choice)))
+                            season_id: int, choice: Choice, format_: str,
+                            layout: Layout) -> Answer:
+    words = words_for(choice)
+    table = await seasons.read_standings(session, club_id, season_id, authorization, words)
+    if format_ == "csv":
+        return Answer(club_export.season_csv(table, layout, words), CSV_MEDIA_TYPE,
+                      tuple(attachment(f"club-{club_id}-season-{season_id}.csv").items()))
+    return json_answer(table)
 
 
 async def _settlement(session: AsyncSession, club_id: str, authorization: str | None,

@@ -502,6 +502,104 @@ class ClubBackup(msgspec.Struct, forbid_unknown_fields=True):
     """The Kasse's payments, oldest first (numbered 1, 2, 3 ... again in this order)."""
 
 
+class MemberDataRound(msgspec.Struct):
+    """One round of a match as far as the member is in it: the values of their own seat (or
+    team) in the entry, the round's result and the running totals."""
+
+    number: int
+    entry: dict[str, Any]
+    result: dict[str, Any]
+    totals: dict[str, Any]
+
+
+class MemberDataMatch(msgspec.Struct):
+    """A club match the member sat at: where, when, their seats, their line of the standings
+    (without names) and every round as far as they are in it. Other players are not named."""
+
+    id: str
+    game: str
+    status: MatchStatus
+    played_at: datetime
+    evening: date
+    location: str | None
+    tournament: str | None
+    seats: list[int]
+    players: int
+    rank: int | None
+    won: bool | None
+    standing: dict[str, Any] | None
+    rounds: list[MemberDataRound]
+
+
+class MemberDataTournament(msgspec.Struct):
+    """A club tournament the member played: their player id there and the name registered."""
+
+    id: str
+    name: str
+    game: str
+    status: str
+    player: int
+    registered_as: str
+
+
+class MemberDataSeason(msgspec.Struct):
+    season: Season
+    standing: SeasonStanding | None
+    """The member's line, none when they played no evening of the season."""
+
+
+class MemberDataRating(msgspec.Struct):
+    game: str
+    points: list[RatingPoint]
+
+
+class ClubAuditRecord(msgspec.Struct):
+    """Something the organiser did to the club's members that no match's audit shows; the
+    member by id only."""
+
+    at: datetime
+    action: str
+    member: int | None
+    token_kind: str
+
+
+class ClubRef(msgspec.Struct):
+    id: str
+    name: str
+
+
+class ForgottenMember(msgspec.Struct):
+    """A member forgotten: their number and the neutral name they have now."""
+
+    member: int
+    name: str
+    forgotten_at: datetime
+
+
+class MemberRecord(msgspec.Struct):
+    id: int
+    name: str
+    aliases: list[str]
+    created_at: datetime
+    removed_at: datetime | None
+
+
+class MemberData(msgspec.Struct):
+    """Everything the club holds about one member (GDPR art. 15), as ``clubMemberData``
+    answers it; see :mod:`api.clubs.privacy` for what each part is."""
+
+    format: Literal["tafelrunde-member-data"]
+    club: ClubRef
+    member: MemberRecord
+    statistics: dict[str, MemberGameStatistics]
+    ratings: list[MemberDataRating]
+    matches: list[MemberDataMatch]
+    tournaments: list[MemberDataTournament]
+    seasons: list[MemberDataSeason]
+    audit: list[ClubAuditRecord]
+    exported_at: datetime
+
+
 CLOSED_REQUEST_BODIES = (NewClub, ClubChange, MemberChange, NewClubMembers, MemberMerge, ClubBackup,
                          BackupMember, BackupFinish, BackupClubMatch, BackupTablePlayer,
                          BackupTableFinish, BackupClubTournament, NewSeason, NewClubPayment,

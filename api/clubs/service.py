@@ -60,6 +60,7 @@ from api.matches.service import now, rename_seats, utc
 from api.shared.ids import new_id
 from api.shared.imports import HIDDEN
 from api.shared.live import Broker, Change
+from api.tournaments.access import events_channel as tournament_channel
 from api.tournaments.models import TournamentPlayerRow, TournamentRow
 from scoring import registry
 from scoring.game import AnyGame
@@ -735,17 +736,28 @@ async def _refuse_if_together(session: AsyncSession, club_id: str, one: int, oth
                            match=match_id, tournament=tournament_id))])
 
 
-async def remove_member(session: AsyncSession, broker: Broker, folds: RecentFolds,
-                        club_id: str, member_id: int, authorization: str | None) -> None:
-    """Remove a member: their name (and aliases) are gone from the club and from its matches
-    and tournaments; their results stay, so nobody else's statistics change.
+@dataclass(frozen=True, slots=True)
+class Unnamed:
+    """A member whose name is gone from the club's matches and tournaments, not yet committed:
+    the new versions of the matches and tournaments renamed (to announce after the commit), the
+    club's version (locked) and the moment."""
+
+    matches: dict[str, int]
+    tournaments: dict[str, int]
+    version: int
+    at: datetime
+
+
+async def unname(session: AsyncSession, folds: RecentFolds, club: ClubRecord,
+                 member: Member) -> Unnamed:
+    """Replace the member's name (and aliases) by their neutral mark in the member rows, in
+    every match they sat at and every tournament they played, in the caller's transaction.
 
     The member's matches are locked (in id order) before the club, the order every match
-    writer keeps; a match the member starts meanwhile makes the removal 409, to be tried again.
+    writer keeps; a match the member starts meanwhile is 409, to be tried again. Each of their
+    tournaments gets a new version (not a new ``updated_at``: that says when it finished), so
+    no answer kept for the old one is read again.
     """
-    club = await load_club(session, club_id)
-    access.require_club_token(authorization, club.token_hash, club.view_token_hash)
-    member = member_in(await members_of(session, club.id), member_id)
     statements = EngineStatements(session)
     matches = await _matches_of(session, club.id, member.id)
     versions = {}
@@ -755,25 +767,53 @@ async def remove_member(session: AsyncSession, broker: Broker, folds: RecentFold
             access.CLUB)
     _finished, version = await ledger.lock_club(statements, club.id)
     if (await _matches_of(session, club.id, member.id)).keys() != matches.keys():
-        raise Conflict(_("The member has just started a match; remove them again."))
+        raise Conflict(_("The member has just started a match; try again."))
     players = (await session.execute(
         select(TOURNAMENT_PLAYERS.c.tournament_id, TOURNAMENT_PLAYERS.c.player_id).where(
             TOURNAMENT_PLAYERS.c.club_id == club.id,
             TOURNAMENT_PLAYERS.c.member_id == member.id))).all()
+    tournaments: dict[str, int] = {}
     for tournament_id, player_id in players:
         await session.execute(update(TOURNAMENT_PLAYER_ROWS).where(
             TOURNAMENT_PLAYER_ROWS.c.tournament_id == tournament_id,
             TOURNAMENT_PLAYER_ROWS.c.id == player_id).values(name=removed_mark(member.id)))
+        if tournament_id not in tournaments:
+            tournaments[tournament_id] = int((await session.execute(
+                update(TOURNAMENT_ROWS).where(TOURNAMENT_ROWS.c.id == tournament_id)
+                .values(version=TOURNAMENT_ROWS.c.version + 1)
+                .returning(TOURNAMENT_ROWS.c.version))).scalar_one())
     at = now()
     await session.execute(update(MEMBERS).where(
         MEMBERS.c.club_id == club.id,
         (MEMBERS.c.id == member.id) | (MEMBERS.c.merged_into == member.id))
-        .values(name=None, key=None, removed_at=at))
-    change = await ledger.touch_club(statements, club.id, version, at)
-    await session.commit()
-    for match_id, match_version in versions.items():
+        .values(name=None, key=None, removed_at=func.coalesce(MEMBERS.c.removed_at, at)))
+    return Unnamed(versions, tournaments, version, at)
+
+
+async def announce_unnamed(broker: Broker, unnamed: Unnamed, change: ledger.ClubChange,
+                           action: str) -> None:
+    """After the commit: every renamed match and tournament, and the club, tell their phones."""
+    for match_id, match_version in unnamed.matches.items():
         await broker.publish(match_id, Change(match_version, "players_renamed", None))
-    await publish(broker, change, "member_removed")
+    for tournament_id, tournament_version in unnamed.tournaments.items():
+        await broker.publish(tournament_channel(tournament_id),
+                             Change(tournament_version, "players_renamed", None))
+    await publish(broker, change, action)
+
+
+async def remove_member(session: AsyncSession, broker: Broker, folds: RecentFolds,
+                        club_id: str, member_id: int, authorization: str | None) -> None:
+    """Remove a member: their name (and aliases) are gone from the club and from its matches
+    and tournaments (:func:`unname`); their results stay, so nobody else's statistics change.
+    """
+    club = await load_club(session, club_id)
+    access.require_club_token(authorization, club.token_hash, club.view_token_hash)
+    member = member_in(await members_of(session, club.id), member_id)
+    unnamed = await unname(session, folds, club, member)
+    change = await ledger.touch_club(EngineStatements(session), club.id, unnamed.version,
+                                     unnamed.at)
+    await session.commit()
+    await announce_unnamed(broker, unnamed, change, "member_removed")
 
 
 async def _matches_of(session: AsyncSession, club_id: str, member: int) -> dict[str, list[int]]:

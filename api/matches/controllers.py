@@ -184,8 +184,9 @@ class MatchController(Controller):
         if format_ == "json":
             sheet = s.ScoreSheet(match=match, exported_at=service.now())
             return Response(sheet, headers=attachment(filename))
+        zone = await state.owners.time_zone(state.database.read_one, match.id)
         return csv_response(export.score_sheet_csv(match, Layout(sep, decimal),  # type: ignore[return-value]
-                                                   sheet_words(words, match)), filename)
+                                                   sheet_words(words, match), zone), filename)
 
     @get("/{match_id:str}/events", operation_id="matchEvents", raises=READ,
          responses=documented(*READ), security=SECURITY,

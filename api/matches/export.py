@@ -11,6 +11,12 @@ After ``round``, the keys of the round's entry that the game shows on its sheet
 other columns that are not per side, the match's winner (its side names) on the round that
 decided it (issue 23, item 14).
 
+The last two columns, on every row so that a row filtered or copied alone still says it, are
+when the match was played (``played_at`` as local date and time, ``2026-11-05 20:00``, in the
+time zone of its club when it is a club's match or a club tournament's table, in UTC
+otherwise: the JSON sheet carries the exact moment) and where (``location``, empty if not
+said).
+
 Cells: numbers stay numbers, an absent value (``None``, or a per-side list missing in a round) is
 an empty cell, ``True``/``False`` are words, anything else structured is its JSON text. The file
 itself is written by :mod:`api.shared.spreadsheet`.
@@ -20,7 +26,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from datetime import UTC
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from api.matches.schemas import Match
 from api.shared.spreadsheet import ENGLISH, Cell, Layout, SheetWords, csv_bytes
@@ -69,7 +77,14 @@ def _per_side_length(match: Match, part: str, key: str) -> int | None:
     return length
 
 
-def score_sheet_rows(match: Match, words: SheetWords = ENGLISH) -> list[list[Cell]]:
+def played_on(match: Match, time_zone: str | None) -> str:
+    """When the match was played, as its club's local date and time (UTC without a club)."""
+    moment = match.played_at.astimezone(UTC if time_zone is None else ZoneInfo(time_zone))
+    return moment.strftime("%Y-%m-%d %H:%M")
+
+
+def score_sheet_rows(match: Match, words: SheetWords = ENGLISH,
+                     time_zone: str | None = None) -> list[list[Cell]]:
     results = [r.result for r in match.rounds]
     totals = [r.totals for r in match.rounds]
     scalar_keys: list[str] = []
@@ -93,6 +108,8 @@ def score_sheet_rows(match: Match, words: SheetWords = ENGLISH) -> list[list[Cel
             words.side_heading(names[side], key, total=part == "totals")
             for part, key, names in side_columns if side < len(names)
         ]
+    header += [words.heading("played_on"), words.heading("location")]
+    when = played_on(match, time_zone)
     rows = [header]
     for played in match.rounds:
         row: list[Cell] = [played.number]
@@ -105,7 +122,7 @@ def score_sheet_rows(match: Match, words: SheetWords = ENGLISH) -> list[list[Cel
                 if side < len(names):
                     values: Sequence[Any] = getattr(played, part).get(key) or []
                     row.append(_cell(key, values[side], words) if side < len(values) else None)
-        rows.append(row)
+        rows.append([*row, when, match.location])
     return rows
 
 
@@ -115,5 +132,6 @@ def _winners(match: Match) -> str:
                      if line.get("team", line.get("seat")) in match.winners)
 
 
-def score_sheet_csv(match: Match, layout: Layout, words: SheetWords = ENGLISH) -> bytes:
-    return csv_bytes(score_sheet_rows(match, words), layout)
+def score_sheet_csv(match: Match, layout: Layout, words: SheetWords = ENGLISH,
+                    time_zone: str | None = None) -> bytes:
+    return csv_bytes(score_sheet_rows(match, words, time_zone), layout)

@@ -156,6 +156,11 @@ class MatchOwner(Protocol):
         whoever wrote); what to announce after the commit, if anything changed."""
         ...
 
+    async def time_zone(self, read_one: ReadOne, match_id: str) -> str | None:
+        """The IANA time zone the match's date is told in where this owner has one (a club's),
+        None otherwise."""
+        ...
+
 
 class HostedMatch(Protocol):
     """A new match's place with its host, between checking the host and storing the match."""
@@ -217,6 +222,14 @@ class Owners:
                 if await owner.reads(read_one, match_id, authorization):
                     return
             raise
+
+    async def time_zone(self, read_one: ReadOne, match_id: str) -> str | None:
+        """The time zone of the first owner that has one for the match; None: UTC."""
+        for owner in self.owners:
+            zone = await owner.time_zone(read_one, match_id)
+            if zone is not None:
+                return zone
+        return None
 
     async def follow(self, statements: Statements, match_id: str, game: AnyGame,
                      folded: FoldedMatch, action: str, at: datetime) -> tuple[Announcement, ...]:

@@ -700,8 +700,10 @@ async def _record_onto(
         token_kind = auth.require_write(authorization, record.write_token_hash)
         if idempotency is not None and stored.answer is not None and \
                 stored.answer[0] == idempotency.key:
-            # The answer was lost on its way (the phone sends it again): this process stored it.
-            return _replay((stored.answer[1], 201, stored.answer[2]), idempotency)
+            # The answer was lost on its way (the phone sends it again): this process stored it,
+            # and it is read as stored now (a forgotten club member's name is gone from it).
+            return _replay(await database.read_one(
+                IDEMPOTENT_ANSWER, idempotency.stored_as(record.id)), idempotency)
         if not _names_version(record, if_match):
             return WROTE_NOTHING  # as if the statement from this version had run
         folded = folds.fold(record.id, stored.game, record.players, record.options,

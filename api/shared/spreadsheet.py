@@ -62,8 +62,9 @@ class Layout:
     decimal: str = "."
 
 
-HEADINGS = Vocabulary("a column heading of an export", {"round": "round",
-                                                        "match_winner": "match winner"})
+HEADINGS = Vocabulary("a column heading of an export", {
+    "round": "round", "match_winner": "match winner", "played_on": "played on",
+    "location": "place"})
 SIDE_ROUND = Message("", "{side}: {key}")
 SIDE_TOTAL = Message("", "{side}: total {key}")
 

@@ -244,6 +244,9 @@ class TableOwner:
                      folded: FoldedMatch, action: str, at: datetime) -> None:
         return None  # the table's writer stored its result: it knows which phone entered it
 
+    async def time_zone(self, read_one: ReadOne, match_id: str) -> None:
+        return None  # a tournament has no zone; a club's tournament's tables are its club's
+
 
 async def table_writer(statements: Statements, match_id: str, write_token_hash: str,
                        authorization: str | None) -> TableWriter | None:

@@ -5,6 +5,7 @@
 // Tournaments: #/t/new, #/t/<id>, #/t/<id>/board, #/t/<id>/r/<n>/cards, #/t/<id>/p/<player>;
 // a private tournament's link carries ?v=<view token>, kept the same way.
 // Clubs: #/c/new, #/c/<id> (members), #/c/<id>/ladder[/<game>], #/c/<id>/history, #/c/<id>/share,
+// #/c/<id>/season[/<season>], #/c/<id>/season/<season>/p/<member>, #/c/<id>/season/<season>/board,
 // #/c/<id>/p/<member>[/vs/<member>], #/c/<id>/new (a match), #/c/<id>/t/new (a tournament); a
 // member's link carries ?t=<club token>&v=<view token>, a viewer's ?v=<view token>.
 import { rememberClub, rememberTournament, storeTokens } from './store.js';

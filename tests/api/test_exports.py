@@ -75,6 +75,8 @@ async def test_a_solo_match_has_a_column_for_you_and_one_for_the_ai_in_its_langu
                                  headers={"Authorization": f"Bearer {created['token']}"})
     assert recorded.status_code == 201, recorded.text
     (played,) = table(await client.get(f"/api/v1/matches/{created['id']}/export?lang=de"))
+    assert played.pop("Gespielt am") == created["played_at"][:16].replace("T", " ")  # UTC
+    assert played.pop("Ort") == ""
     assert played == {"Runde": "1", "Trumpf am Rundenende": "Rot", "Gesammelte Karten": "",
                       "Trumpf-0": "KI", "Sieger der Partie": "",
                       "Ann: Punkte": "2", "Ann: SP": "0", "Ann: SP gesamt": "0",

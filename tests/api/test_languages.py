@@ -84,6 +84,7 @@ SAME_AS_ENGLISH = {
     "de": {("option teams", "Teams")},
     "fr": {("a column heading of the tournament standings", "club"),
            ("a column heading of the tournament standings", "points"),
+           ("a column heading of a season's table", "points"),
            ("a column heading of the tournament standings", "tables"),
            ("a column of the Sea Change score sheet", "points"),
            ("a column of a score pad (any card game's score sheet)", "points"),

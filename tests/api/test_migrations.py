@@ -23,7 +23,8 @@ from tests.api.test_tournaments import bearer, ok
 TABLES = {"match", "round", "audit", "idempotency", "tournament", "tournament_player",
           "tournament_round", "tournament_table", "club", "club_member", "club_match",
           "club_seat", "club_member_game", "club_rating", "club_tournament",
-          "club_tournament_player", "club_season", "club_payment", "import_lease"}
+          "club_tournament_player", "club_season", "club_payment", "import_lease",
+          "club_audit"}
 
 
 async def _tables(engine: AsyncEngine) -> set[str]:

@@ -149,6 +149,9 @@ MOTION = """() => {
 }"""
 
 
+CLUB = "club"  # the club of the season screens: its id and its member link's tokens
+
+
 @pytest.fixture(scope="module")
 def matches(server: Any) -> dict[str, tuple[str, str]]:
     """One match per screen kind, made through the API: (id, edit token)."""
@@ -159,7 +162,17 @@ def matches(server: Any) -> dict[str, tuple[str, str]]:
         return match["id"], match["token"]
 
     ann_wins = {"final_trump": "red", "scores": [5, 2, 1], "trump_zero": 0}
+    club = server.post("/api/v1/clubs", {"name": "Jassrunde"})
+    for day, penalties in (("05", [0, 3, 6]), ("12", [6, 0, 3]), ("19", [3, 6, 0])):
+        match = server.post("/api/v1/matches", {
+            "game": "tschau-sepp", "players": ["Ann", "Ben", "Cid"], "options": {"games": 1},
+            "club": club["id"], "played_at": f"2026-11-{day}T20:00:00+01:00"}, club["token"])
+        server.post(f"/api/v1/matches/{match['id']}/rounds",
+                    {"winner": penalties.index(0), "penalty": penalties}, match["token"])
+    server.post(f"/api/v1/clubs/{club['id']}/seasons", {
+        "name": "Herbst", "from": "2026-11-01", "to": "2026-11-30", "best": 2}, club["token"])
     return {
+        CLUB: (club["id"], f"{club['token']}&v={club['view_token']}"),
         "finished": made("sea-change", ["Ann", "Ben", "Cid"], [ann_wins] * 3),
         "running": made("sea-change", ["Ann", "Ben", "Cid"], [ann_wins]),
         "seven-seals": made("seven-seals", ["Ann", "Ben", "Cid"], []),
@@ -201,9 +214,10 @@ def main_screens(matches: dict[str, tuple[str, str]]) -> list[Screen]:
         page.locator("[data-path='bids[2]'] [data-colour=blue]").click()
 
     finished, _ = matches["finished"]
+    club, club_link = matches[CLUB]
     running, _ = matches["running"]
     return [
-        *((f"#/m/{m}?t={token}", nothing) for m, token in matches.values()),
+        *((f"#/m/{m}?t={token}", nothing) for kind, (m, token) in matches.items() if kind != CLUB),
         ("#/", nothing),
         ("#/new", nothing),
         ("#/new", tap("[data-value=seven-seals]")),
@@ -217,6 +231,10 @@ def main_screens(matches: dict[str, tuple[str, str]]) -> list[Screen]:
         (f"#/m/{finished}/winner", nothing),
         (f"#/m/{finished}/history", nothing),
         (f"#/m/{finished}/share", nothing),
+        (f"#/c/{club}/season?t={club_link}", nothing),
+        (f"#/c/{club}/season/1/p/1", nothing),
+        (f"#/c/{club}/p/1", tap("#member-forget")),
+        (f"#/c/{club}", nothing),
     ]
 
 

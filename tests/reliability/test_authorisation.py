@@ -262,6 +262,9 @@ MATRIX: dict[tuple[str, str], Rule] = {
     ("POST", f"{C}/{{club_id}}/players"): Rule(
         "the club token only",
         club_target(lambda w: f"{C}/{w.club['id']}/players", {"names": ["Newcomer"]}), 201),
+    ("POST", f"{C}/{{club_id}}/players/{{member_id}}/forget"): Rule(
+        "the club token only: forgetting a member (GDPR art. 17) is the organiser's",
+        club_target(lambda w: f"{C}/{w.club['id']}/players/5/forget"), 200),
     ("POST", f"{C}/{{club_id}}/seasons"): Rule(
         "the club token only",
         club_target(lambda w: f"{C}/{w.club['id']}/seasons",
@@ -307,7 +310,7 @@ MATRIX: dict[tuple[str, str], Rule] = {
         phone_target, 201),
 }
 
-CLUB_ONLY_READS = ["/backup"]
+CLUB_ONLY_READS = ["/backup", "/players/1/data", "/audit"]
 ORGANISER_READS = [
     f"{T}/{{tournament_id}}/rounds/1/tokens",
     f"{T}/{{tournament_id}}/backup",
@@ -393,7 +396,7 @@ CLUB_READS = ["", "/export", "/export?format=json", "/players", "/players/1",
               "/history",
               "/head-to-head?player=1&opponent=2", "/settlement",
               "/settlement?from=2026-01-01&to=2026-12-31&format=csv", "/payments", "/kasse",
-              "/kasse?format=csv"]
+              "/kasse?format=csv", "/seasons"]
 
 
 async def test_club_reads_need_one_of_its_two_tokens(app_client: Client) -> None:

@@ -43,3 +43,5 @@ export const kasse = (id) => clubRead(id, '/kasse');
 export const payments = (id) => clubRead(id, '/payments');
 export const recordPayment = (id, payment) => call(`${base(id)}/payments`, { method: 'POST', body: payment,
   headers: { ...clubBearer(id), ...phoneHeaders() } });
+export const forgetMember = (id, member) => clubWrite(id, `/players/${member}/forget`, 'POST');
+export const changeClub = (id, change) => clubWrite(id, '', 'PATCH', change);

@@ -32,8 +32,9 @@ export function followClub(id, version, reload) {
 export function clubHeader(view, active) {
   const { club } = view;
   const tabs = [['members', '', 'club.tab.members'], ['ladder', '/ladder', 'club.tab.ladder'],
-    ['history', '/history', 'club.tab.history'], ['settlement', '/settlement', 'kasse.tab.settlement'],
-    ['kasse', '/kasse', 'kasse.tab.kasse'], ['share', '/share', 'club.tab.share']];
+    ['season', '/season', 'club.tab.season'], ['history', '/history', 'club.tab.history'],
+    ['settlement', '/settlement', 'kasse.tab.settlement'], ['kasse', '/kasse', 'kasse.tab.kasse'],
+    ['share', '/share', 'club.tab.share']];
   return h('div', { class: 'match-head club-head' },
     h('h1', {}, club.name, h('small', {}, ` · ${t('club.matches_played', { n: club.finished_matches })}`)),
     !view.canWrite && h('p', { class: 'hint read-only' }, t('club.read_only')),

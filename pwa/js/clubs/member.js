@@ -1,11 +1,15 @@
 // A member's statistics per game (played, won, win rate, the game's measures on average and at
 // best, streaks, last results, rating) and, against a second member, the head-to-head: per game
-// who finished ahead of whom, and the matches they played together.
-import { h, replace } from '../dom.js';
+// who finished ahead of whom, and the matches they played together. The organiser (club token)
+// also exports everything the club holds about the member (GDPR art. 15) and forgets them
+// (art. 17): asked first, naming what happens; the member's results stay under a neutral name.
+import { download } from '../api.js';
+import { h, replace, toast } from '../dom.js';
 import { number, t } from '../i18n.js';
-import { gameName } from '../match-view.js';
+import { gameName, problemText } from '../match-view.js';
 import { go } from '../router.js';
-import { headToHead, memberStatistics } from './api.js';
+import { clubTokens } from '../store.js';
+import { forgetMember, headToHead, memberStatistics } from './api.js';
 import { clubError, clubHeader, clubRoute, followClub, loadClub, percent, rating } from './common.js';
 import { historyEntry } from './history.js';
 import { byPlayed } from './members.js';
@@ -63,6 +67,39 @@ function headToHeadPanel(clubId, answer) {
       h('ul', { class: 'recent club-history' }, answer.matches.map((entry) => historyEntry(clubId, entry)))]);
 }
 
+/** The organiser's part: the member's data as JSON, and forgetting them after asking. */
+function memberData(id, member) {
+  const panel = h('section', { class: 'panel member-data no-print' });
+  const exportData = () => download(`/clubs/${encodeURIComponent(id)}/players/${member.id}/data`,
+    `club-${id}-member-${member.id}.json`, clubTokens(id).token).catch((error) => toast(problemText(error)));
+  const forget = async () => {
+    try {
+      const done = await forgetMember(id, member.id);
+      toast(t('member.forgotten', { name: done.name }));
+      go(clubRoute(id), true);
+    } catch (error) {
+      toast(problemText(error));
+    }
+  };
+  function ask() {
+    replace(panel, h('div', { role: 'alertdialog', 'aria-labelledby': 'forget-title', 'aria-describedby': 'forget-what' },
+      h('h2', { id: 'forget-title' }, t('member.forget_ask', { name: member.name })),
+      h('p', { id: 'forget-what' }, t('member.forget_what', { name: member.name, n: member.id })),
+      h('div', { class: 'row' },
+        h('button', { type: 'button', class: 'primary danger', id: 'forget-yes', onclick: forget }, t('member.forget_yes')),
+        h('button', { type: 'button', class: 'secondary', onclick: closed }, t('club.cancel')))));
+    panel.querySelector('#forget-yes').focus();
+  }
+  function closed() {
+    replace(panel, h('h2', {}, t('member.data_title')), h('p', { class: 'hint' }, t('member.data_hint')),
+      h('div', { class: 'row' },
+        h('button', { type: 'button', class: 'secondary', id: 'member-export', onclick: exportData }, t('member.export')),
+        h('button', { type: 'button', class: 'secondary danger', id: 'member-forget', onclick: ask }, t('member.forget'))));
+  }
+  closed();
+  return panel;
+}
+
 export async function memberScreen(root, id, memberId, opponentId) {
   let view;
   async function draw() {
@@ -81,7 +118,8 @@ export async function memberScreen(root, id, memberId, opponentId) {
           h('option', { value: '' }, '—'),
           others.map((m) => h('option', { value: m.id, selected: String(m.id) === String(opponentId) }, m.name))))),
       versus && headToHeadPanel(id, versus),
-      games.map(([game, stats]) => gameStatistics(game, stats)));
+      games.map(([game, stats]) => gameStatistics(game, stats)),
+      view.canWrite && memberData(id, member));
   }
   try { await draw(); } catch (error) { return clubError(root, error); }
   return followClub(id, () => view.club.version, async () => {

@@ -12,7 +12,7 @@ import { append, h, replace, toast } from '../dom.js';
 import { clearErrors, showErrors } from '../form.js';
 import { t } from '../i18n.js';
 import { problemText } from '../match-view.js';
-import { addMembers, mergeMember, removeMember, renameMember } from './api.js';
+import { addMembers, changeClub, mergeMember, removeMember, renameMember } from './api.js';
 import { clubError, clubHeader, clubRoute, followClub, loadClub } from './common.js';
 
 export const byPlayed = (members) => [...members].sort((a, b) => b.played - a.played || a.name.localeCompare(b.name));
@@ -123,6 +123,39 @@ function adder(club, done) {
   return form;
 }
 
+/** The IANA zones this browser knows, the club's own among them (an older browser: that one). */
+function timeZones(current) {
+  const known = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return known.includes(current) ? known : [current, ...known].sort();
+}
+
+/**
+ * The organiser sets the club's time zone: which evening (local date) a match belongs to, for
+ * the history, the seasons and the Kasse.
+ */
+function zonePicker(view, done) {
+  const form = h('form', { class: 'panel club-zone', novalidate: true });
+  // The zones' IANA names are English place names in every language of the app.
+  const zone = h('select', { id: 'club-zone', lang: 'en', 'aria-describedby': 'club-zone-hint' },
+    timeZones(view.club.time_zone).map((name) => h('option', { value: name, selected: name === view.club.time_zone },
+      name.replaceAll('_', ' '))));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      await changeClub(view.club.id, { time_zone: zone.value });
+      clearErrors(form);
+      toast(t('zone.saved', { zone: zone.value.replaceAll('_', ' ') }));
+      done();
+    } catch (error) {
+      showErrors(form, error instanceof Problem ? error.errors : [], problemText(error));
+    }
+  });
+  return replace(form, h('h2', {}, t('zone.title')),
+    h('div', { class: 'field', 'data-path': 'time_zone' }, h('label', { for: 'club-zone' }, t('zone.label')),
+      h('div', { class: 'row' }, zone, h('button', { type: 'submit', class: 'secondary' }, t('zone.save'))),
+      h('p', { class: 'hint', id: 'club-zone-hint' }, t('zone.hint'))));
+}
+
 export async function membersScreen(root, id) {
   let view;
   try { view = await loadClub(id); } catch (error) { return clubError(root, error); }
@@ -156,7 +189,7 @@ export async function membersScreen(root, id) {
         h('a', { class: 'button primary', href: clubRoute(id, '/new') }, t('club.new_match')),
         h('a', { class: 'button secondary', href: clubRoute(id, '/t/new') }, t('club.new_tournament'))),
       h('section', { class: 'panel' }, h('h2', {}, t('club.members')), list),
-      adding);
+      adding, view.canWrite && zonePicker(view, redraw));
   }
   draw();
   return followClub(id, () => view.club.version, redraw);

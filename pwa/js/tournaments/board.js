@@ -3,7 +3,8 @@
 // played its seating (who sits at which table) with each table's state; the standings in as many
 // columns as the width takes. Everything is sized to fit the screen at once (the largest font that
 // fits, at least 14 px); a field too large for that scrolls by itself, slowly, pausing at either
-// end, or turns a page every few seconds for whoever asks for less motion.
+// end, or turns a page every few seconds for whoever asks for less motion (projector.js, which
+// the club's season board shares).
 // Live from the tournament's event stream (live.js reconnects with backoff and reads again what
 // changed while away); a line says so while the stream is down. The screen stays awake where the
 // browser offers a wake lock (a secure origin: localhost or https).
@@ -18,6 +19,7 @@ import { Problem } from '../api.js';
 import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { oneAtATime } from '../live.js';
+import { autoScroll, fitToScreen, keepAwake } from '../projector.js';
 import {
   currentRound, droppedMark, followTournament, formatNumber, loadStandings, loadTournament, playerNames, roundLine,
   standingsCaption, stateBadge, tiebreakKeys, tiebreakLabel, tournamentError, tournamentRoute,
@@ -25,12 +27,7 @@ import {
 import { checkInLink, checkInOpen } from './checkin-link.js';
 import { clockFace } from './clock.js';
 
-const SMALLEST = 14; // px: still read from the back of a room at 1280×720
-const LARGEST = 48;
 const COLUMN_EM = 17; // a standings column: rank, a name, points (the tiebreak, when shown, narrows them)
-const SCROLL_PX_PER_S = 40;
-const PAUSE_MS = 4000;
-const PAGE_MS = 9000;
 const RETRY_MS = 5000;
 
 function standingsColumns(tournament, standings, columns, withTiebreak) {
@@ -85,75 +82,6 @@ function progress(round) {
   if (!round || round.status !== 'playing') return null;
   const done = round.tables.filter((table) => table.state === 'confirmed').length;
   return h('p', { class: 'board-progress', id: 'tables-done' }, t('board.tables_done', { done, n: round.tables.length }));
-}
-
-/**
- * Moves `box` through its overflow: a slow scroll with a pause at the top and the bottom, or with
- * reduced motion a page at a time; only between run(true) and run(false), one timer at a time.
- */
-function autoScroll(box) {
-  const still = matchMedia('(prefers-reduced-motion: reduce)');
-  let timer = 0;
-  let frame = 0;
-  let active = false;
-  const clear = () => { clearTimeout(timer); cancelAnimationFrame(frame); };
-  const atEnd = () => box.scrollTop + box.clientHeight >= box.scrollHeight - 1;
-  function step() {
-    clear();
-    if (!active) return;
-    if (still.matches) {
-      timer = setTimeout(() => {
-        box.scrollTop = atEnd() ? 0 : box.scrollTop + Math.max(box.clientHeight - 40, 40);
-        step();
-      }, PAGE_MS);
-      return;
-    }
-    if (atEnd()) {
-      timer = setTimeout(() => { box.scrollTop = 0; timer = setTimeout(glide, PAUSE_MS); }, PAUSE_MS);
-      return;
-    }
-    glide();
-  }
-  let last = 0;
-  let position = 0;
-  function glide() {
-    last = performance.now();
-    position = box.scrollTop;
-    const move = (now) => {
-      position += ((now - last) / 1000) * SCROLL_PX_PER_S;
-      last = now;
-      box.scrollTop = position;
-      if (atEnd()) step();
-      else frame = requestAnimationFrame(move);
-    };
-    frame = requestAnimationFrame(move);
-  }
-  still.addEventListener('change', step);
-  return {
-    run(on) {
-      const was = active;
-      active = on;
-      if (!on) { clear(); box.scrollTop = 0; } else if (!was) timer = setTimeout(step, PAUSE_MS);
-    },
-    stop() { active = false; clear(); still.removeEventListener('change', step); },
-  };
-}
-
-/** Keeps the screen on while the board shows, where the browser allows it (a secure origin). */
-function keepAwake() {
-  let lock = null;
-  let stopped = false;
-  const ask = async () => {
-    if (stopped || document.visibilityState !== 'visible' || !navigator.wakeLock || (lock && !lock.released)) return;
-    try { lock = await navigator.wakeLock.request('screen'); } catch { lock = null; }
-  };
-  document.addEventListener('visibilitychange', ask);
-  ask();
-  return () => {
-    stopped = true;
-    document.removeEventListener('visibilitychange', ask);
-    lock?.release().catch(() => {});
-  };
 }
 
 async function read(id) {
@@ -237,29 +165,17 @@ function showBoard(root, id, first) {
   const fits = () => body.scrollHeight <= body.clientHeight + 1 && board.scrollWidth <= board.clientWidth + 1
     && body.scrollWidth <= body.clientWidth + 1;
 
-  /** The largest font (whole px) at which the board fits the screen; the smallest otherwise, scrolling. */
+  // The largest font at which the board fits (projector.js), with the tiebreak column while
+  // everyone still fits with it: a field too large goes without.
+  const withoutTiebreak = () => {
+    if (!withTiebreak) return false;
+    withTiebreak = false;
+    return true;
+  };
   function draw() {
     clock.update(tournament.clock, tournament.warn_minutes);
-    let [low, high] = [SMALLEST, LARGEST];
-    // The tiebreak column while everyone still fits with it; a field too large goes without.
     withTiebreak = true;
-    drawAt(low);
-    if (!fits()) {
-      withTiebreak = false;
-      drawAt(low);
-    }
-    if (!fits()) {
-      scroller.run(true);
-      return;
-    }
-    while (low < high) {
-      const middle = Math.ceil((low + high) / 2);
-      drawAt(middle);
-      if (fits()) low = middle;
-      else high = middle - 1;
-    }
-    drawAt(low);
-    scroller.run(false);
+    fitToScreen(drawAt, fits, scroller, withoutTiebreak);
   }
 
   let closed = false; // a read still under way when the board is left draws nothing
