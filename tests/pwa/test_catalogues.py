@@ -34,9 +34,10 @@ ONE_MEANS_ONE = {"de", "en", "it"}
 # these languages use as they are.
 SAME_AS_ENGLISH = {
     "de": {"app.offline", "nav.home", "standings.name", "tt.player_name", "share.export_title",
+           "season.name",
            "ss.saboteur", "ts.swiss.short.koenig",
            "ts.french.short.koenig"},
-    "fr": {"new.options", "sc.mode.points", "ts.mode.points", "total.points", "tt.points",
+    "fr": {"new.options", "season.points", "sc.mode.points", "ts.mode.points", "total.points", "tt.points",
            "pad.points", "tt.tiebreak.points", "tt.tables", "tt.table_n", "tt.table", "tt.exports",
            "sc.points", "ts.points", "tt.my_points", "tt.my_tables", "ss.saboteur",
            "ss.colour.violet", "ts.swiss.suit.rosen", "sc.scores", "tidy.entry.scores"},
@@ -45,6 +46,7 @@ SAME_AS_ENGLISH = {
 # Jass ranks keep their Swiss German names in every language; indices are letters and digits;
 # a rating's mu and sigma are openskill's names.
 SAME_EVERYWHERE = {"game.sea-change", "game.seven-seals", "game.tschau-sepp", "game.score-pad",
+                   "season.period",
                    "ts.swiss.rank.banner", "ts.swiss.rank.under", "ts.swiss.rank.ober",
                    "ts.swiss.short.banner", "ts.swiss.short.under", "ts.swiss.short.ober",
                    "ts.swiss.short.ass", "ts.french.rank.banner", "ts.french.short.banner",
