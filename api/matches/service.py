@@ -548,11 +548,11 @@ async def _store_fold(
     return Written(version, answer, announcements)
 
 
-async def _publish(broker: Broker, writer: MatchWriter, match_id: str, written: Written,
-                   action: str, number: int) -> None:
+async def _publish(database: Database, broker: Broker, writer: MatchWriter, match_id: str,
+                   written: Written, action: str, number: int) -> None:
     """After the commit: tell the match's subscribers, then its writer's and owners'."""
     await broker.publish(match_id, Change(written.version, action, number))
-    await writer.publish(broker)
+    await writer.publish(broker, database.read_one)
     for announce in written.announcements:
         await announce(broker)
 
@@ -631,7 +631,7 @@ async def record_round(
     if isinstance(found, Replay):
         return found
     written, writer, number = found
-    await _publish(broker, writer, match_id, written, "round_added", number)
+    await _publish(database, broker, writer, match_id, written, "round_added", number)
     assert written.answer is not None
     return written.answer
 
@@ -808,7 +808,7 @@ async def correct_round(
         written = await _store_fold(statements, folds, owners, stored, writer, entries, number,
                                     "round_corrected", sender, old_entry, entry)
     _remember(folds, stored, writer, written, entries)
-    await _publish(broker, writer, match_id, written, "round_corrected", number)
+    await _publish(database, broker, writer, match_id, written, "round_corrected", number)
     assert written.answer is not None
     return written.answer
 
@@ -829,7 +829,7 @@ async def undo_round(
                                     stored.entries[:-1], number, "round_undone", sender,
                                     old_entry=last)
     _remember(folds, stored, writer, written, stored.entries[:-1])
-    await _publish(broker, writer, match_id, written, "round_undone", number)
+    await _publish(database, broker, writer, match_id, written, "round_undone", number)
 
 
 async def rename_seats(statements: Statements, folds: RecentFolds, match_id: str,

@@ -28,6 +28,7 @@ from api.shared.requests import (
     authorization,
     broker,
     change_events,
+    event_socket,
 )
 from api.shared.spreadsheet import DecimalMark, Layout, Separator
 from api.tournaments import backup, export, service
@@ -230,7 +231,7 @@ class TournamentController(Controller):
 
         async def version() -> int:
             async with state.database.sessions() as session:
-                return (await service.load_tournament(session, tournament_id)).version
+                return await service.version_of(session, tournament_id)
 
         return ServerSentEvent(change_events(broker(request), events_channel(tournament_id),
-                                             version))
+                                             version, event_socket(request)))
