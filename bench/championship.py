@@ -89,6 +89,7 @@ NO_CHAOS = Chaos(timeout_share=0.0, close_share=0.0)
 VERSION = re.compile(rb'"version":(\d+)')
 CATCH_UP_PATIENCE = 10.0
 REGISTERING_PHONES = 8
+ORGANISER_PATIENCE = 120.0
 
 
 def quantiles(values: Sequence[float]) -> dict[str, float]:
@@ -220,8 +221,11 @@ class Championship:
         self.followers: list[Follower] = []
         self.changed = asyncio.Event()
         self.progress = asyncio.Event()
+        # Starting a round is not idempotent: its answer is waited for, however long it takes
+        # (a phone's 10 s, then sent again, found the round started and was refused).
         self.organiser = Phone(self.base, random.Random(seed), self.tally, NO_CHAOS,
-                               number=10**6, source=source_address(0))
+                               timeout=ORGANISER_PATIENCE, number=10**6,
+                               source=source_address(0))
         # A phone is one connection, one request at a time: the projector has its own.
         self.projector = Phone(self.base, random.Random(seed), self.tally, NO_CHAOS,
                                number=10**6 + 1, source=source_address(1))
@@ -514,7 +518,7 @@ async def run(database: str, players: int, table_size: int, rounds: int, games: 
         server_errors=championship.tally.server_errors, lost=lost, doubled=doubled,
         problems=tuple(problems),
         server_cpu_s=_used(before[0], after[0]), database_cpu_s=_used(before[1], after[1]),
-        client_cpu_s=round(client_seconds, 1), server_peak_rss_mb=round(rss / 2**20, 1),
+        client_cpu_s=round(client_seconds, 2), server_peak_rss_mb=round(rss / 2**20, 1),
     )
 
 
