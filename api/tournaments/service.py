@@ -45,7 +45,7 @@ from datetime import datetime
 from typing import Any
 
 import msgspec
-from sqlalchemy import bindparam, func, select
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel, col
 
@@ -72,6 +72,7 @@ from api.matches.service import (
     INSERT_MATCH,
     INSERT_ROUND,
     MATCH_ID_BYTES,
+    MATCHES,
     made_match,
     now,
     utc,
@@ -85,9 +86,11 @@ from api.tournaments.access import (
     ORGANISER,
     STANDINGS_VERSION,
     TABLE,
+    TABLES,
     TOURNAMENT_FOR_TABLE,
     TOURNAMENT_FOR_WRITE,
     TOURNAMENT_VERSION,
+    TOURNAMENTS,
     UPDATE_TOURNAMENT,
     events_channel,
     holds,
@@ -868,92 +871,106 @@ async def open_table_phone(session: AsyncSession, tournament_id: str, number: in
     return s.TablePhone(id=phone_id, key=key)
 
 
-async def confirm_table(session: AsyncSession, broker: Broker, tournament_id: str, number: int,
+TABLE_FOR_CONFIRM = select(TABLES).where(
+    TABLES.c.tournament_id == bindparam("tournament_key"),
+    TABLES.c.round == bindparam("round_number"), TABLES.c.table == bindparam("table_number"),
+).with_for_update()
+WRITE_HASH = select(MATCHES.c.write_token_hash).where(MATCHES.c.id == bindparam("match_key"))
+CONFIRM = update(TABLES).where(
+    TABLES.c.tournament_id == bindparam("tournament_key"),
+    TABLES.c.round == bindparam("round_number"), TABLES.c.table == bindparam("table_number"),
+).values(confirmed=True, writes=TABLES.c.writes + 1)
+UNCONFIRMED = select(func.count()).select_from(TABLES).where(
+    TABLES.c.tournament_id == bindparam("tournament_key"),
+    TABLES.c.round == bindparam("round_number"), ~TABLES.c.confirmed)
+TOURNAMENT_FOR_FINISH = select(TOURNAMENTS.c.rounds, TOURNAMENTS.c.status,
+                               TOURNAMENTS.c.version).where(
+    TOURNAMENTS.c.id == bindparam("tournament_key")).with_for_update()
+
+
+async def confirm_table(database: Database, broker: Broker, tournament_id: str, number: int,
                         table_number: int, authorization: str | None,
                         sender: Sender) -> s.Table:
     """Confirm a table (see the module's rules). Like a write to a table's match it shares the
     tournament's row with the other tables (``FOR KEY SHARE``), locks its own table row and
-    counts a write there (:mod:`api.tournaments.access`): confirmations at every table at once
-    do not queue on the tournament. The last table of the last round finishes the tournament in
-    a short transaction of its own after the commit (:func:`_finish_if_complete`)."""
-    found = (await session.execute(TOURNAMENT_FOR_TABLE, {"tournament_key": tournament_id})
-             ).one_or_none()
-    if found is None:
-        raise NotFound(no_tournament(tournament_id))
-    organiser_hash, = found
-    table = await session.get(TournamentTableRow, (tournament_id, number, table_number),
-                              with_for_update=True)
-    if table is None:
-        raise NotFound(_("Round {number} has no table {table}.", number=number,
-                         table=table_number))
-    token = auth.bearer_token(authorization)
-    if holds(token, organiser_hash):
-        confirmer = ORGANISER
-    else:
-        # The hash alone: the match's row holds its whole snapshot.
-        write_hash = (await session.execute(
-            select(col(MatchRow.write_token_hash)).where(col(MatchRow.id) == table.match_id)
-        )).scalar_one_or_none()
-        if write_hash is None or not holds(token, write_hash):
-            raise Forbidden(_("Only this table's key or the organiser's may confirm it."))
-        confirmer = TABLE
+    counts a write there (:mod:`api.tournaments.access`), in a few Core statements of one
+    write transaction (on SQLite the loop's own connection, as a round's): confirmations at
+    every table at once do not queue on the tournament, and one costs what a round costs. The
+    last table of the last round finishes the tournament in a short transaction of its own
+    after the commit (:func:`_finish_if_complete`)."""
+    at = now()
+    where = {"tournament_key": tournament_id, "round_number": number,
+             "table_number": table_number}
+    async with database.write() as statements:
+        found = await statements.one(TOURNAMENT_FOR_TABLE, {"tournament_key": tournament_id})
+        if found is None:
+            raise NotFound(no_tournament(tournament_id))
+        organiser_hash, = found
+        stored = await statements.one(TABLE_FOR_CONFIRM, where)
+        if stored is None:
+            raise NotFound(_("Round {number} has no table {table}.", number=number,
+                             table=table_number))
+        table = TournamentTableRow(**dict(zip(TABLES.c.keys(), stored, strict=True)))
+        token = auth.bearer_token(authorization)
+        if holds(token, organiser_hash):
+            confirmer = ORGANISER
+        else:
+            write_hash = await statements.one(WRITE_HASH, {"match_key": table.match_id})
+            if write_hash is None or not holds(token, write_hash[0]):
+                raise Forbidden(_("Only this table's key or the organiser's may confirm it."))
+            confirmer = TABLE
+        if not table.confirmed:
+            if not table.finished:
+                raise Conflict(_("The match at this table is not finished yet."))
+            if confirmer == TABLE:
+                phone_id = table_phone_id(sender.table_phone, organiser_hash, table.match_id)
+                if table.entered_by_phone is not None:
+                    if phone_id in (None, table.entered_by_phone):
+                        raise Conflict(_("Another phone at the table must confirm: open the "
+                                         "table's link on it (its X-Table-Phone key), or ask "
+                                         "the organiser."))
+                elif sender.device_id is None or sender.device_id == table.entered_by_device:
+                    raise Conflict(_("Another phone at the table must confirm (it sends its "
+                                     "X-Device-Id), or the organiser."))
+            await statements.run(CONFIRM, {**where, "confirmed_by": confirmer,
+                                           "written_at": at})
     if table.confirmed:
-        answer = table_view(table)
-        await session.commit()
         # A confirmation sent again (its answer lost) also finishes what a crash left undone.
-        await _finish_if_complete(session, broker, tournament_id, number)
-        return answer
-    if not table.finished:
-        raise Conflict(_("The match at this table is not finished yet."))
-    if confirmer == TABLE:
-        phone_id = table_phone_id(sender.table_phone, organiser_hash, table.match_id)
-        if table.entered_by_phone is not None:
-            if phone_id in (None, table.entered_by_phone):
-                raise Conflict(_("Another phone at the table must confirm: open the table's "
-                                 "link on it (its X-Table-Phone key), or ask the organiser."))
-        elif sender.device_id is None or sender.device_id == table.entered_by_device:
-            raise Conflict(_("Another phone at the table must confirm (it sends its "
-                             "X-Device-Id), or the organiser."))
-    table.confirmed = True
-    table.confirmed_by = confirmer
-    table.writes += 1
-    table.written_at = now()
-    answer = table_view(table)
-    await session.commit()
-    if not await _finish_if_complete(session, broker, tournament_id, number):
+        await _finish_if_complete(database, broker, tournament_id, number)
+        return table_view(table)
+    table.confirmed, table.confirmed_by = True, confirmer
+    if not await _finish_if_complete(database, broker, tournament_id, number):
         # Read after the commit: this confirmation's version or a later one (others commit
         # beside it), so the last to commit tells every follower the latest.
-        version = await version_of(session, tournament_id)
-        await session.commit()
+        version = await tournament_version(database.read_one, tournament_id)
         await broker.publish(events_channel(tournament_id),
                              Change(version, "table_confirmed", number))
-    return answer
+    return table_view(table)
 
 
-UNCONFIRMED = select(func.count()).select_from(TournamentTableRow).where(
-    col(TournamentTableRow.tournament_id) == bindparam("tournament_key"),
-    col(TournamentTableRow.round) == bindparam("round_number"),
-    ~col(TournamentTableRow.confirmed))
-
-
-async def _finish_if_complete(session: AsyncSession, broker: Broker, tournament_id: str,
+async def _finish_if_complete(database: Database, broker: Broker, tournament_id: str,
                               number: int) -> bool:
     """After a confirmation's commit: when every table of the tournament's last round is
     confirmed, the tournament is finished (its row locked, so that of two last confirmations
     committed side by side, each of which saw the other's table open, one finishes it and the
     other finds it finished). Whether this call finished it (and published the change)."""
     params = {"tournament_key": tournament_id, "round_number": number}
-    if (await session.execute(UNCONFIRMED, params)).scalar_one():
-        await session.commit()
+    open_tables = await database.read_one(UNCONFIRMED, params)
+    if open_tables is None or open_tables[0]:
         return False
-    row = await lock_tournament(session, tournament_id)
-    if number != row.rounds or row.status == "finished" or \
-            (await session.execute(UNCONFIRMED, params)).scalar_one():
-        await session.commit()
-        return False
-    row.status = "finished"
-    _touch(row, now())
-    await _commit_and_publish(session, broker, row, "table_confirmed", number)
+    async with database.write() as statements:
+        locked = await statements.one(TOURNAMENT_FOR_FINISH, {"tournament_key": tournament_id})
+        assert locked is not None  # a table's tournament is a foreign key
+        rounds, status, own_version = locked
+        still_open = await statements.one(UNCONFIRMED, params)
+        if number != rounds or status == "finished" or still_open is None or still_open[0]:
+            return False
+        await statements.run(UPDATE_TOURNAMENT, {
+            "tournament_key": tournament_id, "status": "finished", "version": own_version + 1,
+            "updated_at": now()})
+        # Under the lock no table's write runs: the version this commit makes.
+        version = await tournament_version(statements.one, tournament_id)
+    await broker.publish(events_channel(tournament_id), Change(version, "table_confirmed", number))
     return True
 
 
