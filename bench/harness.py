@@ -321,7 +321,7 @@ class Phone:
     (httpx) cost the phones more CPU per round than the server itself, on the same cores."""
 
     def __init__(self, base_url: str, rng: random.Random, tally: Tally, chaos: Chaos,
-                 timeout: float = 10.0, number: int = 0) -> None:
+                 timeout: float = 10.0, number: int = 0, source: str | None = None) -> None:
         address = urlsplit(base_url)
         if address.scheme != "http" or address.hostname is None or address.port is None:
             raise ValueError(f"a phone talks to http://host:port, not {base_url!r}")
@@ -331,6 +331,7 @@ class Phone:
         self.tally = tally
         self.chaos = chaos
         self.timeout = timeout
+        self.source = source  # the local address it connects from (None: the system's choice)
         self.connections = 0  # opened so far, the ones hung up on purpose included
         self._connection: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
 
@@ -417,7 +418,7 @@ class Phone:
 
     async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         self.connections += 1
-        return await asyncio.open_connection(self.host, self.port)
+        return await open_from(self.host, self.port, self.source)
 
     def _drop(self) -> None:
         if self._connection is not None:
@@ -498,6 +499,35 @@ async def play(base_url: str, clients: int, rounds: int, *, seed: int = 1,
 
     await asyncio.gather(*(phone(n) for n in range(clients)))
     return tally
+
+
+SOURCE_ADDRESSES = 32
+
+
+def source_address(number: int) -> str:
+    """A loopback address of its own for client ``number``, of :data:`SOURCE_ADDRESSES`: a
+    real event's phones come from many addresses, and the server caps connections per address
+    (``TAFELRUNDE_MAX_CONNECTIONS_PER_ADDRESS``), which one bench process on 127.0.0.1 with a
+    thousand connections would hit. Linux answers on all of 127.0.0.0/8."""
+    return f"127.0.0.{2 + number % SOURCE_ADDRESSES}"
+
+
+async def open_from(host: str, port: int, source: str | None
+                    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection to ``host:port`` from the local address ``source`` (any port)."""
+    return await asyncio.open_connection(
+        host, port, local_addr=None if source is None else (source, 0))
+
+
+def peak_rss(pids: Sequence[int] | set[int]) -> dict[int, int]:
+    """The most memory (resident, bytes) each process has held so far (Linux ``VmHWM``)."""
+    peaks = {}
+    for pid in pids:
+        with contextlib.suppress(OSError, StopIteration):
+            line = next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                        if line.startswith("VmHWM:"))
+            peaks[pid] = int(line.split()[1]) * 1024
+    return peaks
 
 
 def p99(latencies: Sequence[float]) -> float:

@@ -40,6 +40,7 @@ from api.shared.requests import (
     authorization,
     broker,
     change_events,
+    event_socket,
 )
 from api.shared.spreadsheet import DecimalMark, Layout, Separator
 
@@ -401,4 +402,5 @@ class ClubController(Controller):
             async with state.database.sessions() as session:
                 return (await service.load_club(session, club_id)).version
 
-        return ServerSentEvent(change_events(broker(request), events_channel(club_id), version))
+        return ServerSentEvent(change_events(broker(request), events_channel(club_id), version,
+                                             event_socket(request)))

@@ -51,6 +51,7 @@ that still reads.
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import socket
 from collections import Counter
@@ -65,6 +66,10 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from api.edge.problems import DETAILS, problem_answer, send_problem
 
 RETRY_AFTER_SECONDS = 5
+SOCKET = "tafelrunde.socket"
+"""The key of ``scope["extensions"]`` that holds a request's connection (its asyncio transport):
+an event stream hands it to the live broker, which writes each change's bytes there itself
+(:mod:`api.shared.live`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +121,15 @@ async def over_capacity(scope: Scope, _receive: Receive, send: Send) -> None:
         "Retry-After": str(RETRY_AFTER_SECONDS), "Connection": "close"})
 
 
+async def with_socket(app: Any, transport: asyncio.Transport, scope: Scope, receive: Receive,
+                      send: Send) -> None:
+    """``app`` with the request's connection in its scope (:data:`SOCKET`)."""
+    extensions: dict[str, Any] = dict(scope.get("extensions") or {})
+    extensions[SOCKET] = transport
+    scope["extensions"] = extensions
+    await app(scope, receive, send)
+
+
 class FramedConnection(h11.Connection):
     """h11's server side, refusing a request that gives both ``Content-Length`` and
     ``Transfer-Encoding`` (h11 would go by the second) as h11 refuses its other framing errors:
@@ -165,6 +179,8 @@ class GuardedProtocol(H11Protocol):
         if len(self.connections) > self.limits.max_connections and \
                 not self.crowd.shed_silent(self):
             self.app = over_capacity
+        else:
+            self.app = functools.partial(with_socket, self.app, transport)
         self._expect_head()
         tcp = transport.get_extra_info("socket")
         if tcp is not None and hasattr(socket, "TCP_USER_TIMEOUT") and \

@@ -35,6 +35,7 @@ from api.shared.requests import (
     authorization,
     broker,
     change_events,
+    event_socket,
 )
 from api.shared.spreadsheet import DecimalMark, Layout, Separator, csv_response
 
@@ -201,4 +202,5 @@ class MatchController(Controller):
             return (await service.read_snapshot(state.database, state.owners, match_id,
                                                 reader)).version
 
-        return ServerSentEvent(change_events(broker(request), match_id, version))
+        return ServerSentEvent(change_events(broker(request), match_id, version,
+                                             event_socket(request)))

@@ -93,8 +93,9 @@ class MatchWriter(Protocol):
         """Store what the write changes beyond the match (same transaction)."""
         ...
 
-    async def publish(self, broker: Broker) -> None:
-        """After the commit: tell the owner's subscribers."""
+    async def publish(self, broker: Broker, read_one: ReadOne) -> None:
+        """After the commit: tell the owner's subscribers (``read_one``: a read of the
+        committed state, such as a version others' writes move on too)."""
         ...
 
 
@@ -110,7 +111,7 @@ class TokenWriter:
                      sender: Sender, action: str, at: datetime) -> None:
         return None
 
-    async def publish(self, broker: Broker) -> None:
+    async def publish(self, broker: Broker, read_one: ReadOne) -> None:
         return None
 
 

@@ -554,11 +554,11 @@ async def _store_fold(
     return Written(version, answer, announcements)
 
 
-async def _publish(broker: Broker, writer: MatchWriter, match_id: str, written: Written,
-                   action: str, number: int) -> None:
+async def _publish(database: Database, broker: Broker, writer: MatchWriter, match_id: str,
+                   written: Written, action: str, number: int) -> None:
     """After the commit: tell the match's subscribers, then its writer's and owners'."""
     await broker.publish(match_id, Change(written.version, action, number))
-    await writer.publish(broker)
+    await writer.publish(broker, database.read_one)
     for announce in written.announcements:
         await announce(broker)
 
@@ -637,7 +637,7 @@ async def record_round(
     if isinstance(found, Replay):
         return found
     written, writer, number = found
-    await _publish(broker, writer, match_id, written, "round_added", number)
+    await _publish(database, broker, writer, match_id, written, "round_added", number)
     assert written.answer is not None
     return written.answer
 
@@ -816,7 +816,7 @@ async def correct_round(
         written = await _store_fold(statements, folds, owners, stored, writer, entries, number,
                                     "round_corrected", sender, old_entry, entry)
     _remember(folds, stored, writer, written, entries)
-    await _publish(broker, writer, match_id, written, "round_corrected", number)
+    await _publish(database, broker, writer, match_id, written, "round_corrected", number)
     assert written.answer is not None
     return written.answer
 
@@ -838,7 +838,7 @@ async def undo_round(
                                     stored.entries[:-1], number, "round_undone", sender,
                                     old_entry=last, options_changed=opened is not stored)
     _remember(folds, opened, writer, written, stored.entries[:-1])
-    await _publish(broker, writer, match_id, written, "round_undone", number)
+    await _publish(database, broker, writer, match_id, written, "round_undone", number)
 
 
 def _opened(stored: Stored) -> Stored:
@@ -884,7 +884,7 @@ async def finish_match(
         written = await _store_fold(statements, folds, owners, closed, writer, stored.entries,
                                     played, "finished", sender, options_changed=True)
     _remember(folds, closed, writer, written, stored.entries)
-    await _publish(broker, writer, match_id, written, "finished", played)
+    await _publish(database, broker, writer, match_id, written, "finished", played)
     return await read_match(database, owners, match_id, authorization)
 
 

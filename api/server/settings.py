@@ -214,7 +214,7 @@ class Settings:
         "seconds a client may take no bytes of an answer (or acknowledge none) before it is "
         "dropped", option="--send-timeout")
     max_connections: int = setting(
-        1000, whole("a whole number of connections", 1),
+        4000, whole("a whole number of connections", 1),
         "open connections per server process (event streams included); beyond it 503",
         option="--max-connections")
     max_connections_per_address: int = setting(

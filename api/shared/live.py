@@ -4,8 +4,10 @@ The broker is chosen by ``Settings.live_backend``: ``memory`` reaches subscriber
 only; ``postgres`` sends every change through PostgreSQL ``NOTIFY`` so that the phones connected
 to any server process on the same database hear it; ``auto`` (the default) takes ``postgres``
 for a PostgreSQL database and ``memory`` for SQLite (which one process serves).
-A slow subscriber never holds up a write: its queue is bounded and it drops the oldest change,
-since every change only says "read the match again".
+A slow subscriber never holds up a write: a change is written to its socket without waiting
+(:class:`MemoryBroker`), or, while its stream has not handed the socket over, waits in a queue
+that is bounded and drops the oldest change, since every change only says "read the match
+again" and the newest is always kept.
 
 Changes are published after their transaction commits, so they are hints, not a log: they can
 arrive out of version order (two writes to one tournament publish in whichever order their
@@ -24,11 +26,13 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections import defaultdict
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+import msgspec
 
 from api.db.engine import asyncpg_dsn
 from api.server.settings import Settings
@@ -61,48 +65,139 @@ class Broker(Protocol):
 
     async def publish(self, match_id: str, change: Change) -> None: ...
 
-    def subscribe(self, match_id: str) -> AbstractAsyncContextManager[asyncio.Queue[Change]]:
-        """A queue that receives the match's changes while the context is open."""
+    def subscribe(self, match_id: str) -> AbstractAsyncContextManager[Subscription]:
+        """The match's changes while the context is open."""
         ...
 
 
+class Socket(Protocol):
+    """An event stream's connection as the broker writes to it (an asyncio transport)."""
+
+    def write(self, data: bytes, /) -> None: ...
+
+    def is_closing(self) -> bool: ...
+
+
+def change_bytes(change: Change) -> bytes:
+    """A change as a Server-Sent Event (``event: change``), encoded once for every reader."""
+    return b"event: change\r\ndata: " + msgspec.json.encode(change) + b"\r\n\r\n"
+
+
+class Subscription:
+    """One open event stream's changes: waiting to be read (``next``), or, once the stream has
+    handed its socket over (:meth:`write_to`), written straight to it as the broker delivers
+    them. Waiting changes keep the newest :data:`QUEUE_SIZE`: each only says "read again", so
+    an older one dropped is never the one a reader needs last."""
+
+    def __init__(self, broker: MemoryBroker, key: str) -> None:
+        self._broker = broker
+        self._key = key
+        self._waiting: deque[Change] = deque(maxlen=QUEUE_SIZE)
+        self._woken = asyncio.Event()
+        self.socket: Socket | None = None
+
+    def hand(self, change: Change) -> None:
+        self._waiting.append(change)
+        self._woken.set()
+
+    async def get(self) -> Change:
+        """The next change, however long it takes."""
+        change = await self.next(None)
+        assert change is not None  # no timeout, no None
+        return change
+
+    async def next(self, patience: float | None) -> Change | None:
+        """The next change, or None after ``patience`` seconds without one."""
+        while not self._waiting:
+            self._woken.clear()
+            try:
+                async with asyncio.timeout(patience):
+                    await self._woken.wait()
+            except TimeoutError:
+                if not self._waiting:
+                    return None
+        return self._waiting.popleft()
+
+    def write_to(self, socket: Socket, chunked: bool) -> bool:
+        """From now on every change (not ``RESYNC``) is written to ``socket`` as it is
+        delivered, framed as an HTTP/1.1 chunk when ``chunked``; only when no change waits to
+        be read (the caller sends those first, in order). Whether it was handed over."""
+        if self._waiting or self.socket is not None:
+            return False
+        self.socket = socket
+        self._broker.write_directly(self._key, self, socket, chunked)
+        return True
+
+
 class MemoryBroker:
-    """Subscribers of this process, per match."""
+    """Subscribers of this process, per key (a match id or a channel).
+
+    A change reaches a stream that handed its socket over (:meth:`Subscription.write_to`) as
+    the same bytes, encoded once, written to every such socket in one loop: 600 followers of a
+    tournament cost 600 socket writes per change, not 600 wake-ups of a stream's coroutine with
+    an encoding and a trip through the HTTP stack each, which carried a round's tail on one
+    event loop. Nothing is dropped on that path: a socket whose reader stops taking its bytes
+    is closed by the connection's send timeout (:mod:`api.edge.connections`), and its phone
+    reconnects and is told the current version."""
 
     def __init__(self) -> None:
-        self._queues: defaultdict[str, set[asyncio.Queue[Change]]] = defaultdict(set)
+        self._queues: dict[str, dict[Subscription, None]] = {}
+        self._sockets: dict[str, dict[Subscription, tuple[Socket, bool]]] = {}
 
     async def start(self) -> None:
         return None
 
     async def stop(self) -> None:
         self._queues.clear()
+        self._sockets.clear()
 
     async def publish(self, match_id: str, change: Change) -> None:
         self.deliver(match_id, change)
 
     def deliver(self, match_id: str, change: Change) -> None:
         """Hand a change to this process's subscribers of ``match_id``."""
-        for queue in self._queues.get(match_id, ()):
-            if queue.full():
-                queue.get_nowait()
-            queue.put_nowait(change)
+        sockets = self._sockets.get(match_id)
+        if sockets:
+            if change is RESYNC:  # its stream looks the version up and sends it itself
+                for subscription in sockets:
+                    subscription.hand(change)
+            else:
+                plain = change_bytes(change)
+                chunk = b"%x\r\n%b\r\n" % (len(plain), plain)
+                for socket, chunked in sockets.values():
+                    if not socket.is_closing():
+                        socket.write(chunk if chunked else plain)
+        for subscription in self._queues.get(match_id, ()):
+            subscription.hand(change)
 
     def deliver_everywhere(self, change: Change) -> None:
         """Hand a change to every subscriber of this process, whatever it follows."""
-        for match_id in list(self._queues):
+        for match_id in {*self._queues, *self._sockets}:
             self.deliver(match_id, change)
 
+    def write_directly(self, key: str, subscription: Subscription, socket: Socket,
+                       chunked: bool) -> None:
+        self._drop(self._queues, key, subscription)
+        self._sockets.setdefault(key, {})[subscription] = (socket, chunked)
+
+    @staticmethod
+    def _drop(subscribers: dict[str, dict[Subscription, Any]], key: str,
+              subscription: Subscription) -> None:
+        found = subscribers.get(key)
+        if found is not None:
+            found.pop(subscription, None)
+            if not found:
+                del subscribers[key]
+
     @asynccontextmanager
-    async def subscribe(self, match_id: str) -> AsyncIterator[asyncio.Queue[Change]]:
-        queue: asyncio.Queue[Change] = asyncio.Queue(QUEUE_SIZE)
-        self._queues[match_id].add(queue)
+    async def subscribe(self, match_id: str) -> AsyncIterator[Subscription]:
+        subscription = Subscription(self, match_id)
+        self._queues.setdefault(match_id, {})[subscription] = None
         try:
-            yield queue
+            yield subscription
         finally:
-            self._queues[match_id].discard(queue)
-            if not self._queues[match_id]:
-                del self._queues[match_id]
+            self._drop(self._queues, match_id, subscription)
+            self._drop(self._sockets, match_id, subscription)
 
 
 class PostgresBroker:
@@ -195,7 +290,7 @@ class PostgresBroker:
                     if not sent.done():
                         sent.set_result(None)
 
-    def subscribe(self, match_id: str) -> AbstractAsyncContextManager[asyncio.Queue[Change]]:
+    def subscribe(self, match_id: str) -> AbstractAsyncContextManager[Subscription]:
         return self._local.subscribe(match_id)
 
     def _heard(self, _connection: object, _pid: int, _channel: str, payload: str) -> None:

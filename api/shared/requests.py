@@ -1,17 +1,16 @@
 """What the controllers of every area take from a request: the bearer header, the live broker,
 the session; the change stream they answer ``/events`` with, and the header of a download."""
 
-import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
-import msgspec
 from litestar import Request
 from litestar.di import NamedDependency
 from litestar.response import ServerSentEventMessage
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from api.shared.live import RESYNC, Broker
+from api.edge.connections import SOCKET
+from api.shared.live import RESYNC, Broker, Change, Socket, change_bytes
 
 Session = NamedDependency[AsyncSession]
 SECURITY: list[dict[str, list[str]]] = [{}, {"bearer": []}]
@@ -56,24 +55,51 @@ def _current(version: int) -> ServerSentEventMessage:
     return ServerSentEventMessage(event="current", data=f'{{"version":{version}}}')
 
 
+class Encoded(ServerSentEventMessage):
+    """A change as the broker writes it to the sockets it holds (the same bytes)."""
+
+    def __init__(self, change: Change) -> None:
+        super().__init__()
+        self.change = change
+
+    def encode(self) -> bytes:
+        return change_bytes(self.change)
+
+
+def event_socket(request: Request[Any, Any, Any]) -> tuple[Socket, bool] | None:
+    """The connection an event stream is answered on, for the broker to write changes to, and
+    whether its answer is chunked (HTTP/1.1); None where the server gives none (a test client)
+    or the answer has no body (``HEAD``)."""
+    socket = cast(Socket | None, (request.scope.get("extensions") or {}).get(SOCKET))
+    if socket is None or request.scope["method"] != "GET":
+        return None
+    return socket, request.scope.get("http_version") == "1.1"
+
+
 async def change_events(
     live: Broker, key: str, version: Callable[[], Awaitable[int]],
+    socket: tuple[Socket, bool] | None = None,
 ) -> AsyncIterator[ServerSentEventMessage]:
     """Server-Sent Events (see ``EVENTS_DESCRIPTION``): a comment once subscribed, ``current``
     with the ``version()`` read after subscribing (a change committed later is heard, one
-    committed earlier is in that version), then each change, with pings in between."""
-    async with live.subscribe(key) as queue:
+    committed earlier is in that version), then each change, with pings in between.
+
+    Given the stream's ``socket`` (:func:`event_socket`), the stream hands it to the broker as
+    soon as it has sent what came before (the stream's head, its opening events, the changes
+    heard meanwhile): each later change is written there by the broker itself, encoded once for
+    every follower. The stream still sends its pings and, after a ``RESYNC``, the version."""
+    async with live.subscribe(key) as subscription:
         yield Comment(comment="subscribed")
         yield _current(await version())
         while True:
-            try:
-                change = await asyncio.wait_for(queue.get(), PING_SECONDS)
-            except TimeoutError:
+            if socket is not None and subscription.socket is None:
+                # Everything yielded so far is written: the server resumes a stream only once
+                # its last event is on the socket, so the broker's writes come after it.
+                subscription.write_to(*socket)
+            change = await subscription.next(PING_SECONDS)
+            if change is None:
                 yield Comment(comment="ping")
-                continue
-            if change is RESYNC:
+            elif change is RESYNC:
                 yield _current(await version())
-                continue
-            yield ServerSentEventMessage(
-                event="change", data=msgspec.json.encode(change).decode(),
-            )
+            else:
+                yield Encoded(change)

@@ -17,13 +17,26 @@ Decisions: a table token can no longer change its match once the table is confir
 "confirmed: ask the organiser"); the organiser can, and the table stays confirmed. Every write to
 a table's match stores the fold's places and score shares on the table row, records the
 ``X-Device-Id`` and the table phone's id (a table token's write with a valid ``X-Table-Phone``;
-none for the organiser's) that wrote it as the phone that entered the result, bumps the
-tournament's version and publishes a tournament change: all in the match write's transaction.
+none for the organiser's) that wrote it as the phone that entered the result and counts up the
+table's writes, all in the match write's transaction, and after the commit publishes a
+tournament change.
 A table phone's key that is not this table's is refused (403), not dropped: the phone is told to
 open the table's link again. The header is ignored on matches that are no tournament table and
 on the organiser's writes. Locks are taken in one order everywhere (match row, then tournament
 row, then table rows), so concurrent writes at several tables and the organiser's actions never
 deadlock.
+
+The tournament's version (:func:`tournament_version`) is its row's ``version``, which the
+organiser's changes move on, plus the writes counted at all its tables. A table's write locks
+only its own table row and takes the tournament's row in ``KEY SHARE`` mode (PostgreSQL), which
+other tables' writes share and the organiser's ``FOR UPDATE`` waits for: the writes of 150
+tables at the end of a round no longer queue one after another on the tournament's row, and an
+organiser's change still never runs beside one. The version only grows, by at least one with
+every committed write, so two different states never share a version and an answer kept by
+version (:mod:`api.tournaments.reads`) is never stale. A table's writer does not know which
+version its own commit made (others commit beside it): it reads the version after its commit
+and publishes that, so the last write of a burst to commit tells every follower the latest
+version, and none is left behind (a follower may skip versions).
 """
 
 from __future__ import annotations
@@ -35,7 +48,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, Table, bindparam, exists, select, update
+from sqlalchemy import ColumnElement, Table, bindparam, exists, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel, col
 
@@ -167,12 +180,36 @@ TOURNAMENTS: Table = SQLModel.metadata.tables[TournamentRow.__tablename__]
 TABLE_OF_MATCH = select(TABLES.c.tournament_id, TABLES.c.round, TABLES.c.table,
                         TABLES.c.confirmed).where(TABLES.c.match_id == bindparam("match_id"))
 TABLE_OF_MATCH_FOR_WRITE = TABLE_OF_MATCH.with_for_update()
+TOURNAMENT_FOR_TABLE = select(TOURNAMENTS.c.organiser_token_hash).where(
+    TOURNAMENTS.c.id == bindparam("tournament_key")).with_for_update(read=True, key_share=True)
+"""A table's write: the tournament's row shared with other tables' writes (``FOR KEY SHARE``),
+not with the organiser's changes (``FOR UPDATE``)."""
 TOURNAMENT_FOR_WRITE = select(TOURNAMENTS.c.organiser_token_hash, TOURNAMENTS.c.version).where(
     TOURNAMENTS.c.id == bindparam("tournament_key")).with_for_update()
+"""The organiser's change: the tournament's row alone (its own ``version``)."""
+TABLE_WRITES = select(func.coalesce(func.sum(TABLES.c.writes), 0)).where(
+    TABLES.c.tournament_id == TOURNAMENTS.c.id).scalar_subquery()
+TOURNAMENT_VERSION = select(TOURNAMENTS.c.version + TABLE_WRITES).where(
+    TOURNAMENTS.c.id == bindparam("tournament_key"))
+CONFIRMED_WRITES = select(func.coalesce(func.sum(TABLES.c.writes), 0)).where(
+    TABLES.c.tournament_id == TOURNAMENTS.c.id, TABLES.c.confirmed).scalar_subquery()
+STANDINGS_VERSION = select(TOURNAMENTS.c.version + CONFIRMED_WRITES).where(
+    TOURNAMENTS.c.id == bindparam("tournament_key"))
+"""What the standings depend on: the organiser's changes and the writes at confirmed tables
+(a confirmation adds its table's writes, and a table is never unconfirmed), so a result entered
+at a table not yet confirmed, which the standings do not count, keeps their kept answer."""
 UPDATE_TABLE = update(TABLES).where(
     TABLES.c.tournament_id == bindparam("table_tournament"),
-    TABLES.c.round == bindparam("table_round"), TABLES.c.table == bindparam("table_number"))
+    TABLES.c.round == bindparam("table_round"), TABLES.c.table == bindparam("table_number"),
+).values(writes=TABLES.c.writes + 1)
 UPDATE_TOURNAMENT = update(TOURNAMENTS).where(TOURNAMENTS.c.id == bindparam("tournament_key"))
+
+
+async def tournament_version(read_one: ReadOne, tournament_id: str) -> int:
+    """The tournament's version: its own (the organiser's changes) and its tables' writes; 0
+    for no such tournament. One statement, so one snapshot of both."""
+    found = await read_one(TOURNAMENT_VERSION, {"tournament_key": tournament_id})
+    return 0 if found is None else int(found[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,13 +230,12 @@ class TableWriter:
 
     token_kind: str
     table: TableOfMatch
-    tournament_version: int
     action: str = ""
     remembered: bool = False  # every write moves the tournament on: never in one statement
 
     async def record(self, statements: Statements, game: AnyGame, folded: FoldedMatch,
                      sender: Sender, action: str, at: datetime) -> None:
-        """Store the table's new result and bump the tournament (same transaction)."""
+        """Store the table's new result and count the write (same transaction)."""
         phone_id = None if self.token_kind != TABLE else table_phone_id(
             sender.table_phone, self.table.organiser_token_hash, self.table.match_id)
         places, shares = table_result(game, folded)
@@ -207,17 +243,16 @@ class TableWriter:
             "table_tournament": self.table.tournament_id, "table_round": self.table.round,
             "table_number": self.table.table, "rounds_played": len(folded.rounds),
             "finished": folded.finished, "places": places, "shares": shares,
-            "entered_by_device": sender.device_id, "entered_by_phone": phone_id})
-        self.tournament_version += 1
-        await statements.run(UPDATE_TOURNAMENT, {
-            "tournament_key": self.table.tournament_id, "version": self.tournament_version,
-            "updated_at": at})
+            "entered_by_device": sender.device_id, "entered_by_phone": phone_id,
+            "written_at": at})
         self.action = action
 
-    async def publish(self, broker: Broker) -> None:
-        """After the commit: tell the tournament's subscribers about the change."""
+    async def publish(self, broker: Broker, read_one: ReadOne) -> None:
+        """After the commit: tell the tournament's subscribers about the change, with the
+        version read now (this write's, or a later one's)."""
+        version = await tournament_version(read_one, self.table.tournament_id)
         await broker.publish(events_channel(self.table.tournament_id), Change(
-            self.tournament_version, f"table_{self.action}", self.table.round))
+            version, f"table_{self.action}", self.table.round))
 
 
 class TableOwner:
@@ -250,8 +285,8 @@ class TableOwner:
 
 async def table_writer(statements: Statements, match_id: str, write_token_hash: str,
                        authorization: str | None) -> TableWriter | None:
-    """Check a write to a tournament table's match, locking the tournament and its table; None
-    for a match at no table.
+    """Check a write to a tournament table's match, sharing the tournament's lock with other
+    tables' writes and locking its table; None for a match at no table.
 
     A table's match takes the organiser token and its table token (its own write token), the
     table token refused once the table is confirmed.
@@ -262,18 +297,18 @@ async def table_writer(statements: Statements, match_id: str, write_token_hash: 
         return None
     token = auth.bearer_token(authorization)
     tournament_id, number, table_number, _confirmed = found
-    tournament = await statements.one(TOURNAMENT_FOR_WRITE, {"tournament_key": tournament_id})
+    tournament = await statements.one(TOURNAMENT_FOR_TABLE, {"tournament_key": tournament_id})
     assert tournament is not None  # a table's tournament is a foreign key
-    organiser_hash, version = tournament
+    organiser_hash, = tournament
     # Tables are locked after their tournament (the order every writer keeps); only now is
     # whether the table is confirmed certain.
     locked = await statements.one(TABLE_OF_MATCH_FOR_WRITE, at_table)
     assert locked is not None  # tables are never deleted
     table = TableOfMatch(tournament_id, number, table_number, match_id, organiser_hash)
     if holds(token, organiser_hash):
-        return TableWriter(ORGANISER, table, version)
+        return TableWriter(ORGANISER, table)
     if not holds(token, write_token_hash):
         raise Forbidden(auth.CANNOT_CHANGE_MATCH)
     if locked[-1]:
         raise Forbidden(_("This table's result is confirmed: ask the organiser to correct it."))
-    return TableWriter(TABLE, table, version)
+    return TableWriter(TABLE, table)

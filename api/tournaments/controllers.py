@@ -29,6 +29,7 @@ from api.shared.requests import (
     authorization,
     broker,
     change_events,
+    event_socket,
 )
 from api.shared.spreadsheet import DecimalMark, Layout, Separator
 from api.tournaments import backup, day, export, service
@@ -212,7 +213,7 @@ class TournamentController(Controller):
           operation_id="confirmTable", status_code=200, raises=WRITE,
           responses=documented(*WRITE), security=ORGANISER)
     async def confirm(self, request: Request[Any, Any, Any],
-                      session: Session, tournament_id: TournamentId,
+                      state: State, tournament_id: TournamentId,
                       number: RoundNumber, table: TableNumber,
                       x_device_id: DeviceId = None, x_table_phone: TablePhone = None) -> s.Table:
         """Confirm a finished table's result: another phone at the table, or the organiser.
@@ -220,7 +221,9 @@ class TournamentController(Controller):
         With the table's token: when a phone with an ``X-Table-Phone`` key entered the result,
         only another phone's key confirms it; a result entered without one (a client that
         sends only ``X-Device-Id``) is confirmed by a different ``X-Device-Id``."""
-        return await service.confirm_table(session, broker(request), tournament_id, number,
+        # No request session: its write transaction would hold SQLite's write lock for the
+        # whole request; the confirmation writes in a transaction of its own.
+        return await service.confirm_table(state.database, broker(request), tournament_id, number,
                                            table, authorization(request),
                                            Sender(x_device_id, x_table_phone))
 
@@ -280,7 +283,7 @@ class TournamentController(Controller):
 
         async def version() -> int:
             async with state.database.sessions() as session:
-                return (await service.load_tournament(session, tournament_id)).version
+                return await service.version_of(session, tournament_id)
 
         return ServerSentEvent(change_events(broker(request), events_channel(tournament_id),
-                                             version))
+                                             version, event_socket(request)))

@@ -37,13 +37,14 @@ from api.edge import auth
 from api.edge.problems import Conflict, Fault, Forbidden
 from api.i18n import _
 from api.matches.service import now
-from api.shared.live import Broker, Change
+from api.shared.live import Broker
 from api.tournaments import clock
 from api.tournaments import schemas as s
-from api.tournaments.access import events_channel, lock_tournament, require_organiser
+from api.tournaments.access import lock_tournament, require_organiser
 from api.tournaments.hosts import TournamentHost
 from api.tournaments.models import TournamentPlayerRow
 from api.tournaments.service import (
+    _commit_and_publish,
     _refuse,
     _seat_member,
     _touch,
@@ -81,8 +82,7 @@ async def check_in(session: AsyncSession, broker: Broker, host: TournamentHost,
     at = now()
     await _seat_member(session, host, tournament_id, player.id, name, at)
     _touch(row, at)
-    await session.commit()
-    await broker.publish(events_channel(row.id), Change(row.version, "player_checked_in", None))
+    await _commit_and_publish(session, broker, row, "player_checked_in", None)
     return s.CheckedIn(player=player_view(player), player_token=token)
 
 
@@ -96,6 +96,5 @@ async def set_clock(session: AsyncSession, broker: Broker, tournament_id: str,
     at = now()
     row.clock = clock.act(row.clock, body, tables, at)
     _touch(row, at)
-    await session.commit()
-    await broker.publish(events_channel(row.id), Change(row.version, "clock", None))
+    await _commit_and_publish(session, broker, row, "clock", None)
     return clock.view(row.clock, at)

@@ -9,7 +9,7 @@ columns in the same transaction (see :mod:`api.tournaments.access`).
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKeyConstraint, Integer, String
+from sqlalchemy import JSON, Boolean, Column, DateTime, ForeignKeyConstraint, Integer, String
 from sqlmodel import Field, SQLModel
 
 from api.db.models import MATCH_ID_LENGTH, TOKEN_HASH_LENGTH
@@ -112,3 +112,11 @@ class TournamentTableRow(SQLModel, table=True):
     entered_by_phone: str | None = Field(
         default=None, sa_type=String(PHONE_ID_LENGTH), nullable=True,
     )
+    # The database's default, not SQLAlchemy's: rows inserted in bulk name no count.
+    writes: int = Field(default=0, sa_column=Column("writes", Integer, nullable=False,
+                                                   server_default="0"))
+    """Writes to the table's match and its confirmation: the tournament's version counts them
+    (:func:`api.tournaments.access.tournament_version`), so that no table's write locks the
+    tournament's row."""
+    written_at: datetime | None = Field(default=None, sa_type=DateTime(timezone=True),
+                                        nullable=True)

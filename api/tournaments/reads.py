@@ -8,7 +8,10 @@ answered. A big one (more than :data:`api.tournaments.service.BIG_ROWS` players 
 together) is read by the helper with its own connection, which answers the encoded bytes.
 
 Decisions: every answer anyone may read (not the organiser's backup) is kept by tournament,
-version, the reader's kind of token and the read's options, in a cache of at most
+version (its own and its tables' writes, :func:`api.tournaments.access.tournament_version`, read
+before the answer; the standings by the writes at confirmed tables only, which are all they
+count, so a projector reading them after every result entered computes them once per
+confirmation), the reader's kind of token and the read's options, in a cache of at most
 :data:`api.shared.answers.CACHE_BYTES`: any change to a tournament (a round recorded at one of its
 tables included) makes a new version, so a kept answer is never stale, and a projector or a hundred
 phones reading the standings after a round cost one computation. Who may read is checked on
@@ -109,7 +112,11 @@ class Answers:
             row, reader = await service.readable(session, tournament_id, authorization)
         if read == "backup":
             require_organiser(authorization, row)
-        key = None if read == "backup" else (tournament_id, row.version, reader, read, *options)
+        # The version before the answer is read: an answer kept under it is never older.
+        key = None if read == "backup" else (
+            tournament_id, await service.version_of(session, tournament_id,
+                                                    standings=read == "standings"),
+            reader, read, *options)
         answer = await self._reads.answer(
             session, key, lambda: service.is_big(session, tournament_id), read, tournament_id,
             authorization, *options)

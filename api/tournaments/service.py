@@ -45,7 +45,7 @@ from datetime import datetime
 from typing import Any
 
 import msgspec
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel, col
 
@@ -72,6 +72,7 @@ from api.matches.service import (
     INSERT_MATCH,
     INSERT_ROUND,
     MATCH_ID_BYTES,
+    MATCHES,
     made_match,
     now,
     utc,
@@ -85,8 +86,13 @@ from api.tournaments import schemas as s
 from api.tournaments.access import (
     ORGANISER,
     PLAYER,
+    STANDINGS_VERSION,
     TABLE,
+    TABLES,
+    TOURNAMENT_FOR_TABLE,
     TOURNAMENT_FOR_WRITE,
+    TOURNAMENT_VERSION,
+    TOURNAMENTS,
     UPDATE_TOURNAMENT,
     events_channel,
     holds,
@@ -99,6 +105,7 @@ from api.tournaments.access import (
     table_phone_id,
     table_token,
     table_tokens,
+    tournament_version,
 )
 from api.tournaments.hosts import TournamentHost
 from api.tournaments.models import (
@@ -328,8 +335,11 @@ def tournament_view(row: TournamentRow, players: Sequence[TournamentPlayerRow],
         tiebreaks=row.tiebreaks, hide_standings=row.hide_standings, private=row.private,
         status=row.status,  # type: ignore[arg-type]
         players=[player_view(p) for p in players], round_list=round_list,
-        current_round=row.current_round, version=row.version,
-        created_at=utc(row.created_at), updated_at=utc(row.updated_at),
+        current_round=row.current_round,
+        version=row.version + sum(t.writes for t in tables),
+        created_at=utc(row.created_at),
+        updated_at=utc(max([row.updated_at, *(t.written_at for t in tables
+                                              if t.written_at is not None)], key=utc)),
         check_in=row.check_in, late_check_in=row.late_check_in, warn_minutes=row.warn_minutes,
         check_in_code=row.check_in_code if reader == ORGANISER else None,
     )
@@ -485,8 +495,27 @@ async def _next_dealer(session: AsyncSession, match_id: str) -> int:
 # --- writing --------------------------------------------------------------------------------
 
 
-async def _publish(broker: Broker, row: TournamentRow, action: str, number: int | None) -> None:
-    await broker.publish(events_channel(row.id), Change(row.version, action, number))
+async def version_of(session: AsyncSession, tournament_id: str,
+                     standings: bool = False) -> int:
+    """The tournament's version (:func:`api.tournaments.access.tournament_version`) as this
+    session's transaction sees it; with ``standings``, the version its standings depend on
+    (:data:`api.tournaments.access.STANDINGS_VERSION`)."""
+    await session.flush()
+    version = (await session.execute(STANDINGS_VERSION if standings else TOURNAMENT_VERSION,
+                                     {"tournament_key": tournament_id})).scalar_one_or_none()
+    if version is None:
+        raise NotFound(no_tournament(tournament_id))
+    return int(version)
+
+
+async def _commit_and_publish(session: AsyncSession, broker: Broker, row: TournamentRow,
+                              action: str, number: int | None) -> None:
+    """Commit an organiser's change and tell the tournament's subscribers. Its lock (``FOR
+    UPDATE``) keeps every table's write out of the transaction, so the version read before the
+    commit is the one the commit makes."""
+    version = await version_of(session, row.id)
+    await session.commit()
+    await broker.publish(events_channel(row.id), Change(version, action, number))
 
 
 def _touch(row: TournamentRow, at: datetime) -> None:
@@ -576,8 +605,7 @@ async def add_player(session: AsyncSession, broker: Broker, host: TournamentHost
     at = now()
     await _seat_member(session, host, tournament_id, player.id, name, at)
     _touch(row, at)
-    await session.commit()
-    await _publish(broker, row, "player_added", None)
+    await _commit_and_publish(session, broker, row, "player_added", None)
     return player_view(player)
 
 
@@ -618,8 +646,7 @@ async def change_player(session: AsyncSession, broker: Broker, tournament_id: st
     if not isinstance(body.paid, msgspec.UnsetType):
         player.paid = body.paid
     _touch(row, now())
-    await session.commit()
-    await _publish(broker, row, "player_changed", None)
+    await _commit_and_publish(session, broker, row, "player_changed", None)
     return player_view(player)
 
 
@@ -691,7 +718,8 @@ async def _seating_asked(session: AsyncSession, row: TournamentRow) -> _SeatingA
         view, *_others = await _standings(session, row, ORGANISER)
         standing = [r.player for r in view.rows]
     return _SeatingAsked(
-        tournament_id=row.id, number=row.current_round + 1, version=row.version,
+        tournament_id=row.id, number=row.current_round + 1,
+        version=await version_of(session, row.id),
         seating=row.seating, seed=row.seed, rounds=row.rounds, table_size=row.table_size,
         game=row.game, plan=row.plan,
         roster=[Player(p.id, p.club) for p in players if p.active], history=history,
@@ -839,14 +867,16 @@ async def seat_round(database: Database, session: AsyncSession, host: Tournament
         locked = await statements.one(TOURNAMENT_FOR_WRITE, {"tournament_key": tournament_id})
         if locked is None:
             raise NotFound(no_tournament(tournament_id))
-        organiser_hash, version = locked
+        organiser_hash, own_version = locked
         organiser_token = organiser_key(authorization, organiser_hash)
+        # Every table's write waits for this lock, or was committed before it was taken.
+        version = await tournament_version(statements.one, tournament_id)
         if version != prepared.asked.version:
             row = await load_tournament(session, tournament_id)
             asked = await _seating_asked(session, row)
             await session.rollback()
             prepared = await asyncio.to_thread(_prepare_round, asked, organiser_token, now())
-        await _store_round(statements, host, tournament_id, prepared, version)
+        await _store_round(statements, host, tournament_id, prepared, own_version)
     number = prepared.asked.number
     return RoundStarted(number, version + 1, msgspec.json.encode(s.StartedRound(
         number=number, tables=[
@@ -860,8 +890,9 @@ INSERT_TOURNAMENT_ROUND = SQLModel.metadata.tables[TournamentRoundRow.__tablenam
 
 
 async def _store_round(statements: Statements, host: TournamentHost, tournament_id: str,
-                       prepared: _Prepared, version: int) -> None:
-    """The round's rows, its tables' matches (its host's too), and the tournament moved on."""
+                       prepared: _Prepared, own_version: int) -> None:
+    """The round's rows, its tables' matches (its host's too), and the tournament moved on
+    (``own_version``: its row's, which the organiser's changes count)."""
     number, at = prepared.asked.number, prepared.at
     await statements.run(INSERT_TOURNAMENT_ROUND, {
         "tournament_id": tournament_id, "number": number, "report": prepared.seated.report,
@@ -875,7 +906,7 @@ async def _store_round(statements: Statements, host: TournamentHost, tournament_
             (table["match_id"], table["players"]) for table in prepared.tables], at)
     await statements.run(UPDATE_TOURNAMENT, {
         "tournament_key": tournament_id, "plan": prepared.seated.plan, "current_round": number,
-        "status": "running", "version": version + 1, "updated_at": at,
+        "status": "running", "version": own_version + 1, "updated_at": at,
         "clock": None})  # a new round's clock waits for the organiser (api.tournaments.clock)
 
 
@@ -935,45 +966,107 @@ async def open_table_phone(session: AsyncSession, tournament_id: str, number: in
     return s.TablePhone(id=phone_id, key=key)
 
 
-async def confirm_table(session: AsyncSession, broker: Broker, tournament_id: str, number: int,
+TABLE_FOR_CONFIRM = select(TABLES).where(
+    TABLES.c.tournament_id == bindparam("tournament_key"),
+    TABLES.c.round == bindparam("round_number"), TABLES.c.table == bindparam("table_number"),
+).with_for_update()
+WRITE_HASH = select(MATCHES.c.write_token_hash).where(MATCHES.c.id == bindparam("match_key"))
+CONFIRM = update(TABLES).where(
+    TABLES.c.tournament_id == bindparam("tournament_key"),
+    TABLES.c.round == bindparam("round_number"), TABLES.c.table == bindparam("table_number"),
+).values(confirmed=True, writes=TABLES.c.writes + 1)
+UNCONFIRMED = select(func.count()).select_from(TABLES).where(
+    TABLES.c.tournament_id == bindparam("tournament_key"),
+    TABLES.c.round == bindparam("round_number"), ~TABLES.c.confirmed)
+TOURNAMENT_FOR_FINISH = select(TOURNAMENTS.c.rounds, TOURNAMENTS.c.status,
+                               TOURNAMENTS.c.version).where(
+    TOURNAMENTS.c.id == bindparam("tournament_key")).with_for_update()
+
+
+async def confirm_table(database: Database, broker: Broker, tournament_id: str, number: int,
                         table_number: int, authorization: str | None,
                         sender: Sender) -> s.Table:
-    row = await lock_tournament(session, tournament_id)
-    table = await session.get(TournamentTableRow, (tournament_id, number, table_number),
-                              with_for_update=True)
-    if table is None:
-        raise NotFound(_("Round {number} has no table {table}.", number=number,
-                         table=table_number))
-    token = auth.bearer_token(authorization)
-    if holds(token, row.organiser_token_hash):
-        confirmer = ORGANISER
-    else:
-        match = await session.get(MatchRow, table.match_id)
-        if match is None or not holds(token, match.write_token_hash):
-            raise Forbidden(_("Only this table's key or the organiser's may confirm it."))
-        confirmer = TABLE
+    """Confirm a table (see the module's rules). Like a write to a table's match it shares the
+    tournament's row with the other tables (``FOR KEY SHARE``), locks its own table row and
+    counts a write there (:mod:`api.tournaments.access`), in a few Core statements of one
+    write transaction (on SQLite the loop's own connection, as a round's): confirmations at
+    every table at once do not queue on the tournament, and one costs what a round costs. The
+    last table of the last round finishes the tournament in a short transaction of its own
+    after the commit (:func:`_finish_if_complete`)."""
+    at = now()
+    where = {"tournament_key": tournament_id, "round_number": number,
+             "table_number": table_number}
+    async with database.write() as statements:
+        found = await statements.one(TOURNAMENT_FOR_TABLE, {"tournament_key": tournament_id})
+        if found is None:
+            raise NotFound(no_tournament(tournament_id))
+        organiser_hash, = found
+        stored = await statements.one(TABLE_FOR_CONFIRM, where)
+        if stored is None:
+            raise NotFound(_("Round {number} has no table {table}.", number=number,
+                             table=table_number))
+        table = TournamentTableRow(**dict(zip(TABLES.c.keys(), stored, strict=True)))
+        token = auth.bearer_token(authorization)
+        if holds(token, organiser_hash):
+            confirmer = ORGANISER
+        else:
+            write_hash = await statements.one(WRITE_HASH, {"match_key": table.match_id})
+            if write_hash is None or not holds(token, write_hash[0]):
+                raise Forbidden(_("Only this table's key or the organiser's may confirm it."))
+            confirmer = TABLE
+        if not table.confirmed:
+            if not table.finished:
+                raise Conflict(_("The match at this table is not finished yet."))
+            if confirmer == TABLE:
+                phone_id = table_phone_id(sender.table_phone, organiser_hash, table.match_id)
+                if table.entered_by_phone is not None:
+                    if phone_id in (None, table.entered_by_phone):
+                        raise Conflict(_("Another phone at the table must confirm: open the "
+                                         "table's link on it (its X-Table-Phone key), or ask "
+                                         "the organiser."))
+                elif sender.device_id is None or sender.device_id == table.entered_by_device:
+                    raise Conflict(_("Another phone at the table must confirm (it sends its "
+                                     "X-Device-Id), or the organiser."))
+            await statements.run(CONFIRM, {**where, "confirmed_by": confirmer,
+                                           "written_at": at})
     if table.confirmed:
+        # A confirmation sent again (its answer lost) also finishes what a crash left undone.
+        await _finish_if_complete(database, broker, tournament_id, number)
         return table_view(table)
-    if not table.finished:
-        raise Conflict(_("The match at this table is not finished yet."))
-    if confirmer == TABLE:
-        phone_id = table_phone_id(sender.table_phone, row.organiser_token_hash, table.match_id)
-        if table.entered_by_phone is not None:
-            if phone_id in (None, table.entered_by_phone):
-                raise Conflict(_("Another phone at the table must confirm: open the table's "
-                                 "link on it (its X-Table-Phone key), or ask the organiser."))
-        elif sender.device_id is None or sender.device_id == table.entered_by_device:
-            raise Conflict(_("Another phone at the table must confirm (it sends its "
-                             "X-Device-Id), or the organiser."))
-    table.confirmed = True
-    table.confirmed_by = confirmer
-    round_tables = await tables_of(session, tournament_id, number)
-    if number == row.rounds and all(t.confirmed for t in round_tables):
-        row.status = "finished"
-    _touch(row, now())
-    await session.commit()
-    await _publish(broker, row, "table_confirmed", number)
+    table.confirmed, table.confirmed_by = True, confirmer
+    if not await _finish_if_complete(database, broker, tournament_id, number):
+        # Read after the commit: this confirmation's version or a later one (others commit
+        # beside it), so the last to commit tells every follower the latest.
+        version = await tournament_version(database.read_one, tournament_id)
+        await broker.publish(events_channel(tournament_id),
+                             Change(version, "table_confirmed", number))
     return table_view(table)
+
+
+async def _finish_if_complete(database: Database, broker: Broker, tournament_id: str,
+                              number: int) -> bool:
+    """After a confirmation's commit: when every table of the tournament's last round is
+    confirmed, the tournament is finished (its row locked, so that of two last confirmations
+    committed side by side, each of which saw the other's table open, one finishes it and the
+    other finds it finished). Whether this call finished it (and published the change)."""
+    params = {"tournament_key": tournament_id, "round_number": number}
+    open_tables = await database.read_one(UNCONFIRMED, params)
+    if open_tables is None or open_tables[0]:
+        return False
+    async with database.write() as statements:
+        locked = await statements.one(TOURNAMENT_FOR_FINISH, {"tournament_key": tournament_id})
+        assert locked is not None  # a table's tournament is a foreign key
+        rounds, status, own_version = locked
+        still_open = await statements.one(UNCONFIRMED, params)
+        if number != rounds or status == "finished" or still_open is None or still_open[0]:
+            return False
+        await statements.run(UPDATE_TOURNAMENT, {
+            "tournament_key": tournament_id, "status": "finished", "version": own_version + 1,
+            "updated_at": now()})
+        # Under the lock no table's write runs: the version this commit makes.
+        version = await tournament_version(statements.one, tournament_id)
+    await broker.publish(events_channel(tournament_id), Change(version, "table_confirmed", number))
+    return True
 
 
 def fold_problem(error: InvalidEntry | MatchFinished | InvalidOptions,

@@ -4,6 +4,8 @@ stream and keep it alive must carry none."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from api.shared import requests
@@ -34,3 +36,47 @@ async def test_a_quiet_stream_is_kept_alive_by_comments_a_browser_ignores(
     await anext(events)
     assert (await anext(events)).encode() == b": ping\r\n\r\n"
     await events.aclose()
+
+
+class FakeSocket:
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+        self.closing = False
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+
+async def test_once_handed_over_a_stream_s_socket_gets_each_change_from_the_broker() -> None:
+    """The broker writes the same bytes to every socket, encoded once, framed as a chunk of an
+    HTTP/1.1 answer (or plain for HTTP/1.0); a change heard before the hand-over is sent by the
+    stream first, in order, and a closed socket is written no more."""
+    broker = MemoryBroker()
+    chunked, plain, closed = FakeSocket(), FakeSocket(), FakeSocket()
+    streams = [requests.change_events(broker, "t1", version, (socket, socket is not plain))
+               for socket in (chunked, plain, closed)]
+    for events in streams:
+        await anext(events)
+        await anext(events)
+    await broker.publish("t1", Change(4, "table_round_added", 1))  # before any hand-over
+    heard = [await anext(events) for events in streams]
+    assert {event.encode() for event in heard} == {
+        b'event: change\r\ndata: {"version":4,"action":"table_round_added","round":1}\r\n\r\n'}
+    # Each stream hands its socket over while it waits for the next change.
+    waiting = [asyncio.ensure_future(anext(events)) for events in streams]
+    await asyncio.sleep(0)
+    closed.closing = True
+    await broker.publish("t1", Change(5, "table_confirmed", 1))
+    event = b'event: change\r\ndata: {"version":5,"action":"table_confirmed","round":1}\r\n\r\n'
+    assert plain.written == [event]
+    assert chunked.written == [b"%x\r\n%b\r\n" % (len(event), event)]
+    assert closed.written == []
+    assert not any(task.done() for task in waiting)  # nothing for the streams to send
+    for task in waiting:  # a stream ends as when its client goes: cancelled
+        task.cancel()
+    await asyncio.gather(*waiting, return_exceptions=True)
+    await broker.publish("t1", Change(6, "table_confirmed", 1))
+    assert len(chunked.written) == 1  # unsubscribed with its stream

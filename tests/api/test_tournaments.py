@@ -699,6 +699,45 @@ async def test_results_and_confirmations_at_a_table_reach_the_tournament_channel
     assert confirmed.version == entered.version + 1 == (await read(client, tournament))["version"]
 
 
+async def test_tables_written_at_once_each_move_the_version_on_and_the_last_change_names_it(
+    client: Client,
+) -> None:
+    """Every table's write counts at its own table (no lock on the tournament's row shared by
+    all tables): three tables entering and confirming at once move the version on by one
+    each, the highest version the channel announces is the version a reader then finds, the
+    standings kept from before the confirmations are not answered after them, and the last
+    confirmation finishes a one-round tournament."""
+    tournament = await new_tournament(client, rounds=1, seating="random")
+    await register(client, tournament, NAMES)
+    tables = (await start(client, tournament))["tables"]
+    assert len(tables) == 3
+    before = (await read(client, tournament))["version"]
+    standings_before = await read(client, tournament, "/standings")
+    broker = client.app.state.broker
+    heard: list[int] = []
+    async with broker.subscribe(events_channel(tournament["id"])) as changes:
+        entered = await asyncio.gather(*(
+            enter(client, table, result(4, table["table"] % 4), f"enter-{table['table']}")
+            for table in tables))
+        assert [response.status_code for response in entered] == [201] * 3
+        standings_entered = await read(client, tournament, "/standings")
+        assert standings_entered == standings_before  # nothing confirmed, nothing counted
+        confirmed = await asyncio.gather(*(
+            confirm(client, tournament, 1, table["table"], table["table_token"],
+                    f"confirm-{table['table']}") for table in tables))
+        assert [response.status_code for response in confirmed] == [200] * 3
+        final = await read(client, tournament)
+        while not heard or max(heard) < final["version"]:
+            heard.append((await asyncio.wait_for(changes.get(), 30)).version)
+    assert final["version"] == before + 6 + 1  # three results, three confirmations, finished
+    assert max(heard) == final["version"]
+    assert final["status"] == "finished"
+    standings = await read(client, tournament, "/standings")
+    assert standings != standings_before
+    assert [(row["player"], row["points"]) for row in standings["rows"]] == \
+        await fresh_standings(client, tournament)
+
+
 # --- exports and backups --------------------------------------------------------------------
 
 
