@@ -21,8 +21,9 @@ node budget. Why this structure: 32 players at tables of 4 for 10 rounds (Aguado
 each player meets 30 of the other 31) has no cyclic development we could find, while with k = 3
 and 4 rows there are only 13,497 invariant rounds (listing them is most of the work, about a
 second of one core) and the packing finds ten after 67 nodes. Other orders tried: rounds with
-the fewest table orbits first (1,388 nodes), descending masks (nothing within 5,000). :func:`is_zero_repeat` checks any schedule from scratch; the designs
-module runs it on everything it hands out.
+the fewest table orbits first (1,388 nodes), descending masks (nothing within 5,000).
+:func:`is_zero_repeat` checks any schedule from scratch; the designs module runs it on every
+schedule it hands out.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ class Translation:
 
 def translated(translation: Translation, budget: int = _SEARCH_NODES) -> Schedule | None:
     """The schedule of ``translation.rounds`` invariant rounds, or None if the search ends first."""
+    if _slack(translation) < 0:
+        return None
     classes, weights = _pair_classes(translation)
     listed = _invariant_rounds(translation, classes)
     packing = _Packing(translation, weights, listed, budget)
@@ -79,6 +82,12 @@ def is_zero_repeat(schedule: Sequence[Sequence[Sequence[int]]], players: int, si
                     return False
                 met.add((p, q))
     return True
+
+
+def _slack(t: Translation) -> int:
+    """Pairs that never meet in any schedule of ``t.rounds`` rounds (negative: no schedule)."""
+    count, tables = t.players, t.players // t.size
+    return count * (count - 1) // 2 - t.rounds * tables * (t.size * (t.size - 1) // 2)
 
 
 def _pair_classes(t: Translation) -> tuple[list[list[int]], list[int]]:
@@ -152,10 +161,9 @@ class _Packing:
                  budget: int) -> None:
         self.rounds = t.rounds
         self.weights = weights
-        count, tables = t.players, t.players // t.size
-        self.slack = count * (count - 1) // 2 - t.rounds * tables * (t.size * (t.size - 1) // 2)
+        self.slack = _slack(t)
         self.covering: list[list[int]] = [[] for _ in weights]
-        for mask in sorted(listed):  # a fixed order; ascending masks found it soonest of those tried
+        for mask in sorted(listed):  # of the fixed orders tried, ascending masks ends soonest
             for c in range(len(weights)):
                 if mask >> c & 1:
                     self.covering[c].append(mask)
@@ -163,8 +171,6 @@ class _Packing:
         self.chosen: list[int] = []
 
     def run(self) -> list[int] | None:
-        if self.slack < 0:
-            return None
         try:
             return list(self.chosen) if self._extend(0, 0) else None
         except _OutOfBudget:
@@ -176,7 +182,8 @@ class _Packing:
             raise _OutOfBudget
         if len(self.chosen) == self.rounds:
             return True
-        target, options = -1, []
+        options: list[int] = []
+        target = -1
         for c in range(len(self.weights)):
             if covered >> c & 1:
                 continue
