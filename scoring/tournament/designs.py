@@ -32,16 +32,20 @@ the design literature, for tables of
   27 → 13, 30 → 14, 33 → 16, 36 → 17, 39 → 19: Kirkman triple systems for v ≡ 3 (mod 6) and
   nearly Kirkman triple systems for v ≡ 0 (mod 6), all reaching ⌊(v−1)/2⌋ rounds;
 - 4: 16 → 5 (AG(2,4)), 20 → 5, 24 → 7, 28 → 9 and 40 → 13 (resolvable 2-(v,4,1) designs,
-  v ≡ 4 mod 12), 32 → 9 (transversal design over GF(8) plus its columns), 36 → 11 (everyone
-  meets 33 of the other 35, the most any schedule allows: resolvable 4-GDDs of type 3^12 show
-  it exists; ours is a cyclic development over Z_11 with three fixed players);
+  v ≡ 4 mod 12), 32 → 10 (Aguado's schedule, everyone meets 30 of the other 31: ours has
+  every round invariant under the translations of GF(2)^3, found by
+  :mod:`scoring.tournament.translations`; the transversal design over GF(8) plus its columns
+  gives 9 without a search), 36 → 11 (everyone meets 33 of the other 35, the most any schedule
+  allows: resolvable 4-GDDs of type 3^12 show it exists; ours is a cyclic development over Z_11
+  with three fixed players);
 - 5: 25 → 6 (AG(2,5)), 30 → 6, 35 → 7, 40 → 8 (transversal designs over GF(7), GF(8));
 - 6: 36 → 3 (a Latin square; no two orthogonal ones of order 6 exist);
 - fewer tables than seats at a table: 1 round (in round 2 some table holds two players of one
   earlier table).
 
-Not built: Aguado's 32 players at tables of 4 for 10 rounds (we reach 9) and whatever the
-golfer table lists beyond the counts above for 35 or 40 at 5; the local search in
+Every schedule handed out is first checked from scratch
+(:func:`scoring.tournament.translations.is_zero_repeat`). Not built: whatever the golfer table
+lists beyond the counts above for 35 or 40 at 5; the local search in
 :mod:`scoring.tournament.tabu` tries those instances like any other.
 """
 
