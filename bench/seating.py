@@ -8,8 +8,8 @@ promise: at most 2 s for up to 40 players). Next to it, in the same run, a plain
 our own as the baseline: a random start and the same tabu search with the same effort, without
 the designs, the greedy start or the lower bound's early stop (``--smoke`` gives it a tenth).
 Besides fresh tournaments there are rows with clubs, a re-plan after a drop-out and a late
-entry, and the issue's moonshots (40 players at tables of 4 for 13 rounds; 32 at 4 for 10, which
-Aguado's design seats without a repeat and we do not).
+entry, and the issue's moonshots (40 players at tables of 4 for 13 rounds; 32 at 4 for 10,
+Aguado's schedule, which the GF(2)^3 translation search finds in about 1.5 s).
 
 Part 2 times ``mix`` seating of round 10 (after 9 rounds seated at random, clubs of eight) for
 200 to 2,000 players, with the growth against the previous field (near the ratio of field sizes

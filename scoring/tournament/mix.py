@@ -215,7 +215,7 @@ def _constructed(
     holes = sum(size - s for s in split)
     if any(s < size - 1 for s in split) or any(any(row) for row in met):
         return [], False
-    schedule = zero_repeat_schedule(len(split), size)[:rounds]
+    schedule = zero_repeat_schedule(len(split), size, rounds)[:rounds]
     points = count + holes
     apart = [0] * points  # points that never share a table in the rounds used
     for point in range(points):

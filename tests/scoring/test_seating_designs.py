@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
-from itertools import product
+from itertools import combinations, product
 
 import pytest
 
@@ -17,6 +18,7 @@ from scoring.tournament.designs import (
     zero_repeat_schedule,
 )
 from scoring.tournament.fields import galois_field, prime_power
+from scoring.tournament.translations import Translation, is_zero_repeat, translated
 from tests.scoring.seating_checks import (
     assert_no_pair_meets_twice,
     assert_seats_everyone_once,
@@ -84,6 +86,45 @@ def test_a_development_seed_only_changes_the_search_order() -> None:
     assert len(again) == development.rounds == 11
     assert_no_pair_meets_twice(again, 24, 3)
     assert again != develop(development)
+
+
+# --- rounds invariant under translations ----------------------------------------------------
+
+
+def test_aguados_32_players_at_tables_of_4_for_10_rounds_are_found_and_verified() -> None:
+    start = time.process_time()
+    schedule = translated(Translation(3, 4, 4, 10))
+    assert time.process_time() - start < 30  # the promise; about 1.5 s here
+    assert schedule is not None
+    assert len(schedule) == 10
+    assert_no_pair_meets_twice(schedule, 32, 4)
+    met = {frozenset(pair) for part in schedule for table in part
+           for pair in combinations(table, 2)}
+    assert len(met) == 480  # everyone meets 30 of the other 31, the most 10 rounds allow
+    for part in schedule:  # every round is seated the same after any translation x -> x ^ g
+        tables = {frozenset(table) for table in part}
+        assert all({frozenset(p ^ g for p in table) for table in part} == tables
+                   for g in range(8))
+
+
+def test_a_translation_search_out_of_budget_or_asked_too_much_gives_nothing() -> None:
+    assert translated(Translation(3, 4, 4, 10), budget=0) is None
+    assert translated(Translation(3, 4, 4, 11)) is None  # 11 rounds would need 528 of 496 pairs
+
+
+def test_the_planner_runs_the_search_only_for_rounds_the_other_constructions_lack() -> None:
+    assert len(zero_repeat_schedule(8, 4, 9)) == 9  # the transversal design, no search
+    assert len(zero_repeat_schedule(8, 4, 10)) == 10
+    assert len(zero_repeat_schedule(8, 4)) == 10
+
+
+def test_the_checker_refuses_every_way_a_schedule_can_be_wrong() -> None:
+    good = ((0, 1), (2, 3)), ((0, 2), (1, 3))
+    assert is_zero_repeat(good, 4, 2)
+    assert not is_zero_repeat((*good, ((0, 1), (2, 3))), 4, 2)  # a pair meets twice
+    assert not is_zero_repeat((((0, 1), (1, 3)),), 4, 2)  # player 1 twice, 2 never
+    assert not is_zero_repeat((((0, 1, 2), (3,)),), 4, 2)  # a table of the wrong size
+    assert not is_zero_repeat((((0, 1),),), 4, 2)  # players 2 and 3 left out
 
 
 # --- the catalogue: every instance we treat as known -----------------------------------------
