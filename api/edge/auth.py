@@ -29,8 +29,13 @@ class TokenPair:
     view: str
 
 
+def new_token() -> str:
+    """A bearer token: only its hash is stored."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
 def new_tokens() -> TokenPair:
-    return TokenPair(secrets.token_urlsafe(TOKEN_BYTES), secrets.token_urlsafe(TOKEN_BYTES))
+    return TokenPair(new_token(), new_token())
 
 
 def token_hash(token: str) -> str:

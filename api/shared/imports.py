@@ -44,6 +44,7 @@ import socket
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -174,7 +175,19 @@ def died_here(holder: str) -> bool:
         return True
     except PermissionError:  # someone else's process
         return False
-    return False
+    return _unreaped(int(pid))
+
+
+def _unreaped(pid: int) -> bool:
+    """Whether ``pid`` is a zombie: killed with its server, the helper that held a lease waits
+    for a parent that is gone to reap it (a container's first process may never), and it still
+    answers signal 0 until then. Where /proc cannot tell, it counts as alive."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return False
+    fields = stat.rpartition(")")[2].split()
+    return bool(fields) and fields[0] == "Z"
 
 
 class Lease:

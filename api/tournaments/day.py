@@ -29,7 +29,6 @@ Decisions where the contract is silent:
 from __future__ import annotations
 
 import hmac
-import secrets
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -74,7 +73,7 @@ async def check_in(session: AsyncSession, broker: Broker, host: TournamentHost,
     players = await players_of(session, tournament_id)
     if any(p.name.casefold() == name.casefold() for p in players):
         raise Conflict(_('"{name}" is already registered: ask the organiser.', name=name))
-    token = secrets.token_urlsafe(auth.TOKEN_BYTES)
+    token = auth.new_token()
     player = TournamentPlayerRow(
         tournament_id=tournament_id, id=max((p.id for p in players), default=0) + 1, name=name,
         club=club, active=True, paid=False, token_hash=auth.token_hash(token))

@@ -557,9 +557,10 @@ async def create_tournament(session: AsyncSession, host: TournamentHost, body: s
 
 
 def new_check_in_code() -> str:
-    """8 url-safe characters (48 random bits): typed by nobody, scanned from the QR code, and
-    guessed by nobody either, since refused codes are rate-limited like tokens (403)."""
-    return secrets.token_urlsafe(6)
+    """8 url-safe characters (48 random bits, never a leading ``-``, as ids: the dashboard shows
+    it and an export may carry it): typed by nobody, scanned from the QR code, and guessed by
+    nobody either, since refused codes are rate-limited like tokens (403)."""
+    return new_id(6)
 
 
 def player_name(name: str, path: str, problems: list[Fault]) -> str | None:

@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -193,3 +194,18 @@ def test_a_lease_is_abandoned_at_once_only_when_its_process_on_this_host_is_gone
     assert not died_here(holder_name())
     assert not died_here(f"{here}-elsewhere pid {gone_pid()} 0123abcd")  # another machine's
     assert not died_here("pid")  # unreadable: left to go stale
+
+
+def test_a_lease_of_a_killed_process_nobody_has_reaped_yet_is_abandoned() -> None:
+    """A helper killed with its server is a zombie until someone reaps it (a container's first
+    process may never): it still answers signal 0, but holds nothing any more."""
+    killed = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        killed.kill()
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{killed.pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z":
+            assert time.monotonic() < deadline, "the child never became a zombie"
+            time.sleep(0.01)
+        assert died_here(f"{socket.gethostname()} pid {killed.pid} 0123abcd")
+    finally:
+        killed.wait()
