@@ -16,6 +16,8 @@ import { readToken } from './store.js';
 const FIRST_RETRY_MS = 1000;
 const LAST_RETRY_MS = 15000;
 const SILENCE_MS = 40000; // the server pings every 15 s
+const CHASE_FIRST_MS = 300;
+const CHASE_TRIES = 5; // 0.3 + 0.6 + 1.2 + 2.4 + 4.8 s
 
 /**
  * `work` run once at a time: a call while it runs makes it run once more afterwards (however
@@ -62,10 +64,35 @@ export function followEvents(url, token, { version, refresh, connected = () => {
   let wake = null;
   let delay = FIRST_RETRY_MS;
 
+  // A read can answer older than the stream announced: the service worker answers from its
+  // cache when its own fetch fails, and its network can come back a moment after the page's. The
+  // screen would then stay behind until the next change, so a read that leaves it behind is made
+  // again, a few times with growing pauses.
+  let announced = null;
+  let chase = null;
+  let tries = 0;
+  const behind = () => {
+    const shown = version();
+    return announced != null && (shown == null || shown < announced);
+  };
+  const check = () => {
+    clearTimeout(chase);
+    chase = setTimeout(async () => {
+      if (stopped || !behind() || ++tries > CHASE_TRIES) return;
+      await refresh();
+      check();
+    }, CHASE_FIRST_MS * 2 ** tries);
+  };
   const onEvent = (type, data) => {
+    if (type !== 'current' && type !== 'change') return;
     const shown = version();
     const newer = shown == null || (type === 'current' ? data.version !== shown : data.version > shown);
-    if ((type === 'current' || type === 'change') && newer) refresh();
+    announced = type === 'current' ? data.version : Math.max(announced ?? data.version, data.version);
+    tries = 0;
+    if (newer) {
+      refresh();
+      check();
+    }
   };
 
   const now = () => {
@@ -102,6 +129,7 @@ export function followEvents(url, token, { version, refresh, connected = () => {
   document.addEventListener('visibilitychange', onVisible);
   return () => {
     stopped = true;
+    clearTimeout(chase);
     removeEventListener('online', now);
     removeEventListener('offline', onOffline);
     document.removeEventListener('visibilitychange', onVisible);
