@@ -9,8 +9,9 @@ their own seat or team), the club tournaments they played (the name registered t
 season's line, and the club's audit records about them. Other people are not named in it:
 their seats are numbers, the standings line is the member's own without its name (art. 15(4):
 a copy must not take away the rights of others). The parts are made by the functions in
-:data:`PARTS`, one per kind of thing the club keeps; a new kind (the Kasse's payments, when
-``club_payment`` exists) is a field of :class:`api.clubs.schemas.MemberData` and a part here.
+:data:`PARTS`, one per kind of thing the club keeps, the Kasse's payments among them (without
+who recorded each); a new kind is a field of :class:`api.clubs.schemas.MemberData` and a part
+here.
 
 **Forgetting** (``POST .../forget``, club token): the member is removed as
 :func:`api.clubs.service.remove_member` removes one (their name and aliases replaced in the
@@ -41,11 +42,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import msgspec
 from sqlalchemy import Table, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel
 
-from api.clubs import access, ledger, seasons
+from api.clubs import access, kasse, ledger, seasons
 from api.clubs import schemas as s
 from api.clubs.evenings import evening
 from api.clubs.links import TOURNAMENT_PLAYERS
@@ -215,10 +217,21 @@ async def _audit(asked: Asked) -> dict[str, Any]:
     return {"audit": await audit_records(asked.session, asked.club.id, asked.member.id)}
 
 
+async def _payments(asked: Asked) -> dict[str, Any]:
+    """The member's payments into and out of the Kasse, oldest first. Who recorded each is the
+    treasurer's name, another person's data (art. 15(4)): left out."""
+    members = {asked.member.id: asked.member}
+    return {"payments": [
+        msgspec.structs.replace(kasse.payment_view(row, members, asked.words), recorded_by=None)
+        for row in await kasse.stored_payments(asked.session, asked.club.id)
+        if int(row.member_id) == asked.member.id]}
+
+
 Part = Callable[[Asked], Awaitable[dict[str, Any]]]
-PARTS: tuple[Part, ...] = (_statistics, _ratings, _matches, _tournaments, _seasons, _audit)
+PARTS: tuple[Part, ...] = (_statistics, _ratings, _matches, _tournaments, _seasons, _audit,
+                           _payments)
 """Each kind of thing the club keeps about a member: one function answering its fields of
-:class:`api.clubs.schemas.MemberData`. A new kind (payments) is a field there and a part here."""
+:class:`api.clubs.schemas.MemberData`. A new kind is a field there and a part here."""
 
 
 async def member_data(session: AsyncSession, club_id: str, member_id: int,

@@ -597,6 +597,7 @@ class MemberData(msgspec.Struct):
     tournaments: list[MemberDataTournament]
     seasons: list[MemberDataSeason]
     audit: list[ClubAuditRecord]
+    payments: list[ClubPayment]
     exported_at: datetime
 
 

@@ -5,6 +5,7 @@ everybody else's results, ratings and seasons are what they were."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -300,3 +301,18 @@ async def test_the_servers_backup_file_holds_no_forgotten_name(
     assert cli.main(["backup", str(saved)]) == 0
     held = saved.read_bytes().lower()
     assert [old for old in OLD if old.encode() in held] == []
+
+
+async def test_the_export_holds_the_members_payments_and_not_who_recorded_them(
+        client: Client) -> None:
+    club, _matches, _tournament, quirinus = await a_club_with_quirinus(client)
+    ann = (await club.members())["Ann"]["id"]
+    for player, amount in ((quirinus, "5.00"), (ann, "2.00"), (quirinus, "-1.50")):
+        paid = await client.post(f"{club.url}/payments", headers=club.auth, json={
+            "player": player, "amount": amount, "currency": "CHF", "note": "Abend",
+            "recorded_by": "Kassierin Vreni"})
+        assert paid.status_code == 201, paid.text
+    data = (await client.get(f"{club.url}/players/{quirinus}/data", headers=club.auth)).json()
+    assert [(p["amount"], p["player"]) for p in data["payments"]] == [
+        ("5.00", quirinus), ("-1.50", quirinus)]
+    assert "Vreni" not in json.dumps(data)
