@@ -12,10 +12,10 @@ other columns that are not per side, the match's winner (its side names) on the 
 decided it (issue 23, item 14).
 
 The last two columns, on every row so that a row filtered or copied alone still says it, are
-when the match was played (``played_at`` as local date and time, ``2026-11-05 20:00``, in the
-time zone of its club when it is a club's match or a club tournament's table, in UTC
-otherwise: the JSON sheet carries the exact moment) and where (``location``, empty if not
-said).
+where the match was played (``location``, empty if not said) and when (``played_at`` as local
+date and time, ``2026-11-05 20:00``, in the time zone of its club when it is a club's match or
+a club tournament's table, in UTC otherwise: the JSON sheet carries the exact moment). The
+date comes last because it is never empty: LibreOffice drops a last column empty in every row.
 
 Cells: numbers stay numbers, an absent value (``None``, or a per-side list missing in a round) is
 an empty cell, ``True``/``False`` are words, anything else structured is its JSON text. The file
@@ -108,7 +108,7 @@ def score_sheet_rows(match: Match, words: SheetWords = ENGLISH,
             words.side_heading(names[side], key, total=part == "totals")
             for part, key, names in side_columns if side < len(names)
         ]
-    header += [words.heading("played_on"), words.heading("location")]
+    header += [words.heading("location"), words.heading("played_on")]
     when = played_on(match, time_zone)
     rows = [header]
     for played in match.rounds:
@@ -122,7 +122,7 @@ def score_sheet_rows(match: Match, words: SheetWords = ENGLISH,
                 if side < len(names):
                     values: Sequence[Any] = getattr(played, part).get(key) or []
                     row.append(_cell(key, values[side], words) if side < len(values) else None)
-        rows.append([*row, when, match.location])
+        rows.append([*row, match.location, when])
     return rows
 
 

@@ -412,7 +412,7 @@ async def read_clock(session: AsyncSession, tournament_id: str,
     row = await events_readable(session, tournament_id, authorization)
     shown = clock.view(row.clock, now())
     return s.ClockReading(**msgspec.structs.asdict(shown), warn_minutes=row.warn_minutes,
-                          version=row.version)
+                          version=await version_of(session, row.id))
 
 
 # --- standings ------------------------------------------------------------------------------
@@ -481,7 +481,8 @@ async def read_player(session: AsyncSession, tournament_id: str, player_id: int,
         current = None
     standing = next(r for r in view.rows if r.player == player_id)
     return s.PlayerView(player=player_view(player), tables=played, current=current,
-                        standing=standing, tournament_name=row.name, version=row.version,
+                        standing=standing, tournament_name=row.name,
+                        version=await version_of(session, row.id),
                         current_round=row.current_round, rounds=row.rounds,
                         warn_minutes=row.warn_minutes)
 

@@ -104,6 +104,11 @@ def read_sheet(path: Path) -> list[list[Value]]:
                 value = f"formula: {formula}"
             elif cell.get(f"{{{ODF_OFFICE}}}value-type") == "float":
                 value = float(cell.get(f"{{{ODF_OFFICE}}}value", "nan"))
+            elif cell.get(f"{{{ODF_OFFICE}}}value-type") == "date":
+                # A date the spreadsheet took as one (when a match was played), read back as the
+                # export writes it: 2026-11-05T20:00:00 is "2026-11-05 20:00".
+                moment = cell.get(f"{{{ODF_OFFICE}}}date-value", "")
+                value = moment[:16].replace("T", " ")
             elif cell.get(f"{{{ODF_OFFICE}}}value-type") is not None:
                 value = "\n".join(_cell_text(p) for p in cell.iter(f"{{{ODF_TEXT}}}p"))
             cells += [value] * int(cell.get(f"{{{ODF_TABLE}}}number-columns-repeated", "1"))

@@ -423,7 +423,7 @@ async def test_every_game_can_be_set_up_and_guided_with_its_defaults(client: Cli
         # No round yet: the heading alone, its columns without any player's (who has none yet).
         heading, = sheet.content.decode("utf-8").removeprefix("\ufeff").splitlines()
         assert heading.startswith("Round,")
-        assert heading.endswith(",Match winner,Played on,Place")
+        assert heading.endswith(",Match winner,Place,Played on")
 
 
 async def test_two_server_processes_on_one_database_never_share_a_round_number(

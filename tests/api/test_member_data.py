@@ -269,8 +269,8 @@ async def test_the_match_sheet_says_when_in_the_clubs_zone_and_where(client: Cli
     match = await played(club, ["Ann", "Bea"], [0, 3], "05", location="Rössli")
     sheet = await client.get(f"{MATCHES}/{match['id']}/export?format=csv&lang=de")
     header, row, *_ = sheet.content.decode("utf-8").removeprefix("\ufeff").split("\r\n")
-    assert header.split(",")[-2:] == ["Gespielt am", "Ort"]
-    assert row.split(",")[-2:] == ["2026-11-05 14:00", "Rössli"]  # 20:00 in Zurich
+    assert header.split(",")[-2:] == ["Ort", "Gespielt am"]
+    assert row.split(",")[-2:] == ["Rössli", "2026-11-05 14:00"]  # 20:00 in Zurich
     alone = (await client.post(MATCHES, json={
         "game": "tschau-sepp", "players": ["Ann", "Bea"], "options": {"games": 1},
         "played_at": "2026-11-05T20:00:00+01:00"})).json()
@@ -279,8 +279,8 @@ async def test_the_match_sheet_says_when_in_the_clubs_zone_and_where(client: Cli
     assert recorded.status_code == 201, recorded.text
     sheet = await client.get(f"{MATCHES}/{alone['id']}/export?format=csv")
     header, row, *_ = sheet.content.decode("utf-8").removeprefix("\ufeff").split("\r\n")
-    assert header.split(",")[-2:] == ["Played on", "Place"]
-    assert row.split(",")[-2:] == ["2026-11-05 19:00", ""]  # UTC without a club
+    assert header.split(",")[-2:] == ["Place", "Played on"]
+    assert row.split(",")[-2:] == ["", "2026-11-05 19:00"]  # UTC without a club
 
 
 async def test_the_servers_backup_file_holds_no_forgotten_name(
