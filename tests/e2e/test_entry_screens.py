@@ -8,6 +8,7 @@ numbers shown come from the API (its guide and its answers), never from the test
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -283,6 +284,12 @@ def test_a_problem_about_numbers_changed_while_the_round_was_sent_is_not_shown(
     page.wait_for_function("() => !!document.querySelector('.save[disabled]')")
     page.get_by_label("Points of Ann").fill("2")  # 2 + 2 + 4 = 8: right
     expect(page.locator("[data-error-path=scores]")).to_have_count(0)
+    # Save disables itself before the round is kept in the outbox and sent: wait for the round
+    # to reach the route (Playwright calls the handler while the page is waited on).
+    deadline = time.monotonic() + 15
+    while not held:
+        assert time.monotonic() < deadline, "the round never left the phone"
+        page.wait_for_timeout(50)
     assert len(held) == 1  # the round, held on its way
     held[0].continue_()
     expect(page.locator(".save")).to_be_enabled()
