@@ -70,13 +70,15 @@ def test_a_player_checks_in_by_the_code_and_sees_the_table_live_with_the_clock(
     # Live: nobody touches the phone.
     mine = page.locator("#your-table")
     expect(mine).to_have_text(f"Your table is {table['table']}, seat {seat}", timeout=15000)
-    # Read in the page as one step: the view is drawn again with each change of the round, and
-    # an element replaced between finding and measuring it has no style.
-    page.wait_for_function(
-        "() => parseFloat(getComputedStyle(document.getElementById('your-table')).fontSize) >= 28")
-    box = mine.bounding_box()
-    assert box is not None
-    assert box["x"] + box["width"] <= PHONE["width"]
+    # Size and place are read in the page as one step: the view is drawn again with each change
+    # of the tournament, and an element replaced between finding and measuring it has no box.
+    right_edge = page.wait_for_function("""() => {
+        const mine = document.getElementById('your-table');
+        if (!mine || parseFloat(getComputedStyle(mine).fontSize) < 28) return null;
+        const box = mine.getBoundingClientRect();
+        return box.width > 0 ? box.right : null;
+    }""").json_value()
+    assert right_edge <= PHONE["width"]
     names = ["Ann", *OTHERS]
     expect(page.locator("#my-seats li")).to_have_count(4)
     for index, player in enumerate(table["players"]):
