@@ -37,6 +37,18 @@ def qr_link(code: Any, image: Path) -> str:
                           capture_output=True, text=True, check=True).stdout.strip()
 
 
+def box_of(element: Any, timeout: float = 5.0) -> dict[str, float]:
+    """Where an element is on the screen. A live screen draws itself again with each event, and
+    Playwright finds an element and measures it in two steps: one replaced in between has no box
+    (None), so the element is found and measured again."""
+    deadline = time.monotonic() + timeout
+    while (box := element.bounding_box()) is None:
+        assert time.monotonic() < deadline, f"{element} has no box on the screen"
+        time.sleep(0.05)
+    found: dict[str, float] = box
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class Server:
     base: str

@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import ServerFactory
-from tests.e2e.conftest import PHONES, Phone, Server, phone_in_use
+from tests.e2e.conftest import PHONES, Phone, Server, box_of, phone_in_use
 from tests.e2e.test_languages import english_on_screen, words
 
 pytestmark = pytest.mark.browser
@@ -173,7 +173,7 @@ def test_a_field_too_large_for_the_screen_scrolls_by_itself_and_reaches_everyone
         else:
             raise AssertionError(f"the board never reached its end (got to {seen} px)")
         last = page.locator(".board-standings .board-name").last
-        box = last.bounding_box()
+        box = box_of(last)
         assert box["y"] >= 0
         assert box["y"] + box["height"] <= SMALL_SCREEN["height"]
         expect(page.locator(".board-body")).to_have_js_property("scrollTop", 0, timeout=15000)

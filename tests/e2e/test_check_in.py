@@ -16,7 +16,7 @@ from urllib.parse import parse_qs
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE, Phone, Server, phone_in_use, qr_link
+from tests.e2e.conftest import PHONE, Phone, Server, box_of, phone_in_use, qr_link
 from tests.e2e.test_accessibility import CONTRAST, OVERFLOW, TARGETS
 from tests.e2e.test_languages import english_on_screen, words
 
@@ -168,8 +168,7 @@ def test_the_board_shows_the_clock_large_and_a_check_in_code_a_camera_reads(
         expect(clock).to_be_visible(timeout=15000)
         time_box = clock.locator(".clock-time")
         assert 39 * 60 <= seconds_shown(time_box.inner_text()) <= 40 * 60
-        height = time_box.bounding_box()
-        assert height is not None
+        height = box_of(time_box)
         assert height["height"] >= 40, f"the clock is {height['height']} px high"
         # One table gets two minutes more: the board names it under the clock.
         server.post(f"{T}/{tournament['id']}/clock",

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import box_of
+
 pytestmark = pytest.mark.browser
 
 ANN = ["red-0", "red-4", "red-5", "red-6", "red-7", "red-8", "red-9", "red-10", "red-11"]
@@ -125,8 +127,7 @@ def test_a_card_pressed_while_the_guides_answer_redraws_the_grid_still_counts(
     }""")
     page.locator(f"[data-card='{ANN[2]}']").click()
     page.evaluate("() => window.within(window.firstHeld, 'question to the guide')")
-    second = page.locator(f"[data-card='{ANN[1]}']").bounding_box()
-    assert second is not None
+    second = box_of(page.locator(f"[data-card='{ANN[1]}']"))
     page.mouse.move(second["x"] + second["width"] / 2, second["y"] + second["height"] / 2)
     page.mouse.down()
     # Every question held goes on now, in order (the last one asked is the one the screen

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from bench.taps import FLOWS, HEIGHT, PHONE, Count, open_match, play_round
-from tests.e2e.conftest import phone_in_use
+from tests.e2e.conftest import box_of, phone_in_use
 from tests.e2e.test_pwa import save_typed_round
 
 pytestmark = pytest.mark.browser
@@ -36,7 +36,7 @@ HIDDEN_CONTROLS = """() => {
 
 
 def rect(page: Any, selector: str) -> dict[str, float]:
-    box: dict[str, float] = page.locator(selector).first.bounding_box()
+    box: dict[str, float] = box_of(page.locator(selector).first)
     return box
 
 
@@ -110,8 +110,8 @@ def test_score_lines_keep_names_and_boxes_apart_in_one_column(phone: Any, server
     page = phone.page
     lines = page.locator(".score-line")
     expect(lines).to_have_count(4)
-    boxes = [line.locator("input[type=number]").bounding_box() for line in lines.all()]
-    names = [line.locator(".name").bounding_box() for line in lines.all()]
+    boxes = [box_of(line.locator("input[type=number]")) for line in lines.all()]
+    names = [box_of(line.locator(".name")) for line in lines.all()]
     assert len({round(box["x"]) for box in boxes}) == 1  # the boxes stand in one column
     assert len({round(box["width"]) for box in boxes}) == 1
     for name, box in zip(names, boxes, strict=True):

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONES, Server, phone_in_use
+from tests.e2e.conftest import PHONES, Server, box_of, phone_in_use
 from tests.e2e.test_entry_screens import HIDDEN_CONTROLS
 
 pytestmark = pytest.mark.browser
@@ -71,7 +71,7 @@ def test_sea_change_by_points_fits_one_screen_in_every_round(
             expect(page.locator(".strip li")).to_have_count(4 if rounds else 0)
             assert page.evaluate("() => document.documentElement.scrollHeight") <= SCREEN
             assert page.evaluate(HIDDEN_CONTROLS) == []
-            bar = page.locator(".action-bar").bounding_box()
+            bar = box_of(page.locator(".action-bar"))
             assert page.evaluate(FORM_BOTTOM) <= bar["y"], (locale, rounds)
 
 

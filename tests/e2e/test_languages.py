@@ -33,7 +33,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONES, Phone, Server, phone_in_use
+from tests.e2e.conftest import PHONES, Phone, Server, box_of, phone_in_use
 
 pytestmark = pytest.mark.browser
 
@@ -288,8 +288,7 @@ def test_the_history_of_four_players_fits_the_phone_with_each_round_editable(
         edit = page.get_by_role("link", name=words(lang, "history.edit_round", n=number),
                                 exact=True)
         expect(edit).to_be_visible()
-        box = edit.bounding_box()
-        assert box is not None
+        box = box_of(edit)
         assert box["x"] + box["width"] <= page.viewport_size["width"]
         assert min(box["width"], box["height"]) >= 44
     assert page.evaluate("() => document.querySelector('.sheet').scrollWidth") <= page.evaluate(

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import box_of
 from tests.e2e.test_pwa import api_match, new_api_match, points_round
 
 pytestmark = pytest.mark.browser
@@ -60,12 +61,12 @@ def running(match: dict[str, Any], key: str) -> list[list[str]]:
 
 
 def check_picture(page: Any, figure: Any, names: list[str]) -> list[dict[str, Any]]:
-    box = figure.locator("svg").bounding_box()
+    box = box_of(figure.locator("svg"))
     assert box["x"] >= 0, box
     assert box["x"] + box["width"] <= 360, box
     assert box["width"] >= 300  # the phone's width, not a thumbnail
     for label in figure.locator("svg .chart-labels text").all():
-        label_box = label.bounding_box()
+        label_box = box_of(label)
         assert label_box["x"] + label_box["width"] <= 360, label.text_content()
         assert float(label.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)")) >= 12
     lines: list[dict[str, Any]] = figure.evaluate(LINES)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import Phone, Server
+from tests.e2e.conftest import Phone, Server, box_of
 from tests.e2e.test_sync import wait_until_kept
 
 pytestmark = pytest.mark.browser
@@ -38,8 +38,8 @@ def club_with_a_jass_evening(server: Server) -> dict[str, Any]:
 
 
 def on_screen(page: Any, selector: str) -> bool:
-    box = page.locator(selector).bounding_box()
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 640
+    box = box_of(page.locator(selector))
+    return box["y"] >= 0 and box["y"] + box["height"] <= 640
 
 
 def test_a_jass_evening_of_four_is_three_numbers_and_one_tap_a_round(
@@ -137,11 +137,9 @@ def test_six_players_fit_one_screen_and_a_pad_without_an_end_is_finished_by_hand
     page.evaluate("() => window.scrollTo(0, 0)")
     for shown in ("[aria-label='Points of Fay']", ".pad-totals", "button.save", "button.finish"):
         assert on_screen(page, shown), shown
-    save = page.locator(".action-bar").bounding_box()
-    assert save is not None
+    save = box_of(page.locator(".action-bar"))
     for above in ("[aria-label='Points of Fay']", ".pad-totals"):
-        box = page.locator(above).bounding_box()
-        assert box is not None
+        box = box_of(page.locator(above))
         assert box["y"] + box["height"] <= save["y"], above
     finish = page.get_by_role("button", name="Finish the match")
     finish.click()
@@ -185,6 +183,5 @@ def test_the_score_chart_draws_a_pads_running_points_with_negatives(
     read = figure.evaluate("""(figure) => [...figure.querySelector('table').tBodies[0].rows]
       .map((row) => [...row.cells].map((cell) => cell.textContent))""")
     assert read == [["1", "24", "-12", "-12"], ["2", "-12", "6", "6"], ["3", "-2", "16", "-14"]]
-    box = figure.locator("svg").bounding_box()
-    assert box is not None
+    box = box_of(figure.locator("svg"))
     assert box["x"] + box["width"] <= 360

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE, Server
+from tests.e2e.conftest import PHONE, Server, box_of
 from tests.e2e.test_accessibility import CONTRAST, OVERFLOW, TARGETS
 
 pytestmark = pytest.mark.browser
@@ -69,8 +69,8 @@ def readable_at_any_text_size(page: Any) -> None:
 
 
 def in_view(locator: Any) -> bool:
-    box = locator.bounding_box()
-    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+    box = box_of(locator)
+    return box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
 
 
 def test_the_entering_phone_cannot_confirm_and_a_second_phone_confirms_first_thing(
@@ -101,8 +101,7 @@ def test_the_entering_phone_cannot_confirm_and_a_second_phone_confirms_first_thi
 
     # The entering phone can hand the table's link on as a QR code.
     summary = page.get_by_text("Show this table's link for another phone")
-    box = summary.bounding_box()
-    assert box is not None
+    box = box_of(summary)
     assert box["height"] >= 44
     summary.click()
     expect(page.locator(".another-phone .qr img")).to_be_visible()
@@ -116,7 +115,7 @@ def test_the_entering_phone_cannot_confirm_and_a_second_phone_confirms_first_thi
     assert in_view(button), "Confirm result must show without scrolling"
     play_again = other.get_by_role("button", name="Play again")
     if play_again.count():
-        assert button.bounding_box()["y"] < play_again.bounding_box()["y"]
+        assert box_of(button)["y"] < box_of(play_again)["y"]
     button.click()
     expect(other.locator("#table-confirmed")).to_have_text("Result confirmed.")
     expect(page.locator("#table-confirmed")).to_have_text("Result confirmed.")
@@ -175,8 +174,7 @@ def test_standings_fit_a_phone_with_tiebreaks_on_demand_and_count_only_complete_
     expect(standings.locator("tbody tr")).to_have_count(12)
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the dashboard is {width} px wide"
-    box = standings.bounding_box()
-    assert box is not None
+    box = box_of(standings)
     assert box["x"] + box["width"] <= PHONE["width"]
     tiebreak = standings.locator("tbody tr").first.locator("[data-tiebreak=score_share]")
     expect(tiebreak).to_be_hidden()
