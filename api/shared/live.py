@@ -45,6 +45,9 @@ RECONNECT_SECONDS = 1.0
 log = logging.getLogger(__name__)
 
 QUEUE_SIZE = 64
+FAN_OUT_SECONDS = 0.05
+"""The shortest time between two writes of one key's changes to its handed-over sockets
+(:class:`MemoryBroker`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,11 +141,25 @@ class MemoryBroker:
     an encoding and a trip through the HTTP stack each, which carried a round's tail on one
     event loop. Nothing is dropped on that path: a socket whose reader stops taking its bytes
     is closed by the connection's send timeout (:mod:`api.edge.connections`), and its phone
-    reconnects and is told the current version."""
+    reconnects and is told the current version.
+
+    The writes to a key's sockets are spaced at least :data:`FAN_OUT_SECONDS` apart: a change
+    that comes sooner after the last write is held, and at the end of the spacing the newest
+    change held (the highest version) is written. At the end of a round 150 tables write within
+    a second or two, and each write's change to 600 followers cost 600 socket writes (measured
+    with ``bench/championship.py``: most of a round's CPU on SQLite's one event loop, the
+    writes' own included); spaced, a burst costs at most 20 fan-outs a second, and each
+    follower still gets the latest version within the spacing. A follower may skip versions
+    (every change only says "read again", and a reader compares versions), never the newest; a
+    change alone is written at once."""
 
     def __init__(self) -> None:
         self._queues: dict[str, dict[Subscription, None]] = {}
         self._sockets: dict[str, dict[Subscription, tuple[Socket, bool]]] = {}
+        self._written_at: dict[str, float] = {}
+        """When each key's sockets were last written to (the loop's clock)."""
+        self._held: dict[str, Change] = {}
+        """Per key, the newest change waiting for the end of the spacing."""
 
     async def start(self) -> None:
         return None
@@ -150,6 +167,8 @@ class MemoryBroker:
     async def stop(self) -> None:
         self._queues.clear()
         self._sockets.clear()
+        self._held.clear()
+        self._written_at.clear()
 
     async def publish(self, match_id: str, change: Change) -> None:
         self.deliver(match_id, change)
@@ -162,13 +181,38 @@ class MemoryBroker:
                 for subscription in sockets:
                     subscription.hand(change)
             else:
-                plain = change_bytes(change)
-                chunk = b"%x\r\n%b\r\n" % (len(plain), plain)
-                for socket, chunked in sockets.values():
-                    if not socket.is_closing():
-                        socket.write(chunk if chunked else plain)
+                self._fan_out(match_id, change)
         for subscription in self._queues.get(match_id, ()):
             subscription.hand(change)
+
+    def _fan_out(self, key: str, change: Change) -> None:
+        """Write the change to the key's sockets now, or hold it for the end of the spacing."""
+        held = self._held.get(key)
+        if held is not None:  # a write is due: it takes the newest
+            if change.version >= held.version:
+                self._held[key] = change
+            return
+        loop = asyncio.get_running_loop()
+        due = self._written_at.get(key, -FAN_OUT_SECONDS) + FAN_OUT_SECONDS
+        if loop.time() >= due:
+            self._write_sockets(key, change)
+        else:
+            self._held[key] = change
+            loop.call_at(due, self._write_held, key)
+
+    def _write_held(self, key: str) -> None:
+        change = self._held.pop(key, None)
+        if change is not None:
+            self._write_sockets(key, change)
+
+    def _write_sockets(self, key: str, change: Change) -> None:
+        """The same bytes, encoded once, to every socket of the key still open."""
+        self._written_at[key] = asyncio.get_running_loop().time()
+        plain = change_bytes(change)
+        chunk = b"%x\r\n%b\r\n" % (len(plain), plain)
+        for socket, chunked in self._sockets.get(key, {}).values():
+            if not socket.is_closing():
+                socket.write(chunk if chunked else plain)
 
     def deliver_everywhere(self, change: Change) -> None:
         """Hand a change to every subscriber of this process, whatever it follows."""
@@ -198,6 +242,9 @@ class MemoryBroker:
         finally:
             self._drop(self._queues, match_id, subscription)
             self._drop(self._sockets, match_id, subscription)
+            if match_id not in self._sockets:  # its last follower gone: forget its spacing
+                self._written_at.pop(match_id, None)
+                self._held.pop(match_id, None)
 
 
 class PostgresBroker:

@@ -5,10 +5,11 @@ stream and keep it alive must carry none."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
-from api.shared import requests
+from api.shared import live, requests
 from api.shared.live import Change, MemoryBroker
 
 
@@ -80,3 +81,35 @@ async def test_once_handed_over_a_stream_s_socket_gets_each_change_from_the_brok
     await asyncio.gather(*waiting, return_exceptions=True)
     await broker.publish("t1", Change(6, "table_confirmed", 1))
     assert len(chunked.written) == 1  # unsubscribed with its stream
+
+
+async def test_changes_close_together_reach_a_handed_over_socket_as_the_newest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A change alone is written at once; those that follow within the spacing are held and
+    only the newest (the highest version, whatever order they came in) is written, at its end:
+    a burst of writes costs a few fan-outs, and no follower is left behind."""
+    monkeypatch.setattr(live, "FAN_OUT_SECONDS", 0.05)
+    broker = MemoryBroker()
+    socket = FakeSocket()
+    events = requests.change_events(broker, "t1", version, (socket, False))
+    await anext(events)
+    await anext(events)
+    waiting = asyncio.ensure_future(anext(events))  # hands its socket over
+    await asyncio.sleep(0)
+
+    def versions() -> list[int]:
+        return [json.loads(written.split(b"data: ")[1])["version"] for written in socket.written]
+
+    await broker.publish("t1", Change(4, "table_round_added", 1))
+    assert versions() == [4]
+    for number in (6, 5, 7, 5):
+        await broker.publish("t1", Change(number, "table_round_added", 1))
+    assert versions() == [4]
+    await asyncio.sleep(0.1)
+    assert versions() == [4, 7]
+    await asyncio.sleep(0.1)  # past the spacing: the next change alone goes at once
+    await broker.publish("t1", Change(8, "table_confirmed", 1))
+    assert versions() == [4, 7, 8]
+    waiting.cancel()
+    await asyncio.gather(waiting, return_exceptions=True)
