@@ -980,6 +980,11 @@ CONFIRM = update(TABLES).where(
 UNCONFIRMED = select(func.count()).select_from(TABLES).where(
     TABLES.c.tournament_id == bindparam("tournament_key"),
     TABLES.c.round == bindparam("round_number"), ~TABLES.c.confirmed)
+VERSION_AND_UNCONFIRMED = select(TOURNAMENT_VERSION.selected_columns[0],
+                                 UNCONFIRMED.scalar_subquery()).where(
+    TOURNAMENTS.c.id == bindparam("tournament_key"))
+"""After a confirmation's commit, in one statement: the tournament's version, and how many
+tables of the round are still open."""
 TOURNAMENT_FOR_FINISH = select(TOURNAMENTS.c.rounds, TOURNAMENTS.c.status,
                                TOURNAMENTS.c.version).where(
     TOURNAMENTS.c.id == bindparam("tournament_key")).with_for_update()
@@ -1036,39 +1041,42 @@ async def confirm_table(database: Database, broker: Broker, tournament_id: str, 
         await _finish_if_complete(database, broker, tournament_id, number)
         return table_view(table)
     table.confirmed, table.confirmed_by = True, confirmer
-    if not await _finish_if_complete(database, broker, tournament_id, number):
-        # Read after the commit: this confirmation's version or a later one (others commit
-        # beside it), so the last to commit tells every follower the latest.
-        version = await tournament_version(database.read_one, tournament_id)
+    version = await _finish_if_complete(database, broker, tournament_id, number)
+    if version is not None:
         await broker.publish(events_channel(tournament_id),
                              Change(version, "table_confirmed", number))
     return table_view(table)
 
 
 async def _finish_if_complete(database: Database, broker: Broker, tournament_id: str,
-                              number: int) -> bool:
+                              number: int) -> int | None:
     """After a confirmation's commit: when every table of the tournament's last round is
     confirmed, the tournament is finished (its row locked, so that of two last confirmations
     committed side by side, each of which saw the other's table open, one finishes it and the
-    other finds it finished). Whether this call finished it (and published the change)."""
+    other finds it finished). None if this call finished it (and published the change); else
+    the tournament's version, read after the commit together with the round's open tables:
+    this confirmation's version or a later one (others commit beside it), so the last to
+    commit tells every follower the latest."""
     params = {"tournament_key": tournament_id, "round_number": number}
-    open_tables = await database.read_one(UNCONFIRMED, params)
-    if open_tables is None or open_tables[0]:
-        return False
+    found = await database.read_one(VERSION_AND_UNCONFIRMED, params)
+    assert found is not None  # a table's tournament is a foreign key
+    read_version, open_tables = found
+    if open_tables:
+        return int(read_version)
     async with database.write() as statements:
         locked = await statements.one(TOURNAMENT_FOR_FINISH, {"tournament_key": tournament_id})
         assert locked is not None  # a table's tournament is a foreign key
         rounds, status, own_version = locked
         still_open = await statements.one(UNCONFIRMED, params)
         if number != rounds or status == "finished" or still_open is None or still_open[0]:
-            return False
+            return int(read_version)
         await statements.run(UPDATE_TOURNAMENT, {
             "tournament_key": tournament_id, "status": "finished", "version": own_version + 1,
             "updated_at": now()})
         # Under the lock no table's write runs: the version this commit makes.
         version = await tournament_version(statements.one, tournament_id)
     await broker.publish(events_channel(tournament_id), Change(version, "table_confirmed", number))
-    return True
+    return None
 
 
 def fold_problem(error: InvalidEntry | MatchFinished | InvalidOptions,
