@@ -202,11 +202,12 @@ class TournamentController(Controller):
           operation_id="openTablePhone", status_code=201, raises=WRITE,
           responses=documented(*WRITE), security=ORGANISER)
     async def open_phone(self, request: Request[Any, Any, Any],
-                         session: Session, tournament_id: TournamentId,
+                         state: State, tournament_id: TournamentId,
                          number: RoundNumber, table: TableNumber) -> s.TablePhone:
         """A phone opened the table's link (with the table's token): its own key, to send as
         ``X-Table-Phone`` with its writes and its confirmation. Nothing is stored."""
-        return await service.open_table_phone(session, tournament_id, number, table,
+        # No request session: its write transaction would hold SQLite's write lock.
+        return await service.open_table_phone(state.database, tournament_id, number, table,
                                               authorization(request))
 
     @post("/{tournament_id:str}/rounds/{number:int}/tables/{table:int}/confirm",

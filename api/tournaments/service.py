@@ -45,7 +45,7 @@ from datetime import datetime
 from typing import Any
 
 import msgspec
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import and_, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlmodel import SQLModel, col
 
@@ -960,17 +960,35 @@ async def round_started(session: AsyncSession, tournament_id: str, number: int) 
     return played.started_at
 
 
-async def open_table_phone(session: AsyncSession, tournament_id: str, number: int,
+TABLE_FOR_PHONE = select(TOURNAMENTS.c.organiser_token_hash, TABLES.c.match_id,
+                         MATCHES.c.write_token_hash).select_from(
+    TOURNAMENTS.outerjoin(TABLES, and_(
+        TABLES.c.tournament_id == TOURNAMENTS.c.id,
+        TABLES.c.round == bindparam("round_number"),
+        TABLES.c.table == bindparam("table_number"))).outerjoin(
+        MATCHES, MATCHES.c.id == TABLES.c.match_id),
+).where(TOURNAMENTS.c.id == bindparam("tournament_key"))
+"""A table's phone: the tournament's key for its phones' keys, the table's match and its
+token's hash; no table (None) when the round has no such table."""
+
+
+async def open_table_phone(database: Database, tournament_id: str, number: int,
                            table_number: int, authorization: str | None) -> s.TablePhone:
-    row = await load_tournament(session, tournament_id)
-    table = await session.get(TournamentTableRow, (tournament_id, number, table_number))
-    if table is None:
+    """A new phone's key at a table: one read in one statement, no transaction. The 300
+    phones of 150 tables open their links at a round's start, all at once: in a write
+    transaction of the request's ORM session each held SQLite's write lock for three
+    statements on the engine's thread, and the round's first results queued behind them."""
+    found = await database.read_one(TABLE_FOR_PHONE, {
+        "tournament_key": tournament_id, "round_number": number, "table_number": table_number})
+    if found is None:
+        raise NotFound(no_tournament(tournament_id))
+    organiser_hash, match_id, write_hash = found
+    if match_id is None:
         raise NotFound(_("Round {number} has no table {table}.", number=number,
                          table=table_number))
-    match = await session.get(MatchRow, table.match_id)
-    if match is None or not holds(auth.bearer_token(authorization), match.write_token_hash):
+    if write_hash is None or not holds(auth.bearer_token(authorization), write_hash):
         raise Forbidden(_("Only this table's key opens a phone at this table."))
-    phone_id, key = new_table_phone(row.organiser_token_hash, table.match_id)
+    phone_id, key = new_table_phone(organiser_hash, match_id)
     return s.TablePhone(id=phone_id, key=key)
 
 
