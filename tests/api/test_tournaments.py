@@ -17,6 +17,7 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from api.app import create_app
+from api.db.database import Database
 from api.server import cli
 from api.server.settings import Settings
 from api.tournaments.access import events_channel
@@ -455,6 +456,22 @@ async def open_phone(client: Client, tournament: dict[str, Any], number: int, ta
 def phone(key: str, device: str) -> dict[str, str]:
     """The headers of a phone that opened a table's link: its table phone key and device id."""
     return {"X-Table-Phone": key, "X-Device-Id": device}
+
+
+async def test_a_table_s_phone_opens_while_a_write_holds_the_writers_queue(
+    client: Client,
+) -> None:
+    """Opening a phone stores nothing, so it waits for no writer (on SQLite this process's
+    writers queue for the write lock): at a round's start every table's phones open their
+    links at once, beside the round's first results."""
+    tournament = await new_tournament(client, options={"games": 1})
+    await register(client, tournament, NAMES[:4])
+    table = (await start(client, tournament))["tables"][0]
+    database: Database = client.app.state.database
+    async with database.queue_for_writing():
+        opened = await asyncio.wait_for(
+            open_phone(client, tournament, 1, 1, table["table_token"]), 5)
+    assert ok(opened, 201)["key"]
 
 
 async def test_a_phone_that_entered_a_result_cannot_confirm_it_by_naming_another_device(
