@@ -210,6 +210,40 @@ async def test_each_title_is_a_game_of_its_own_in_a_club_and_its_pads_are_rememb
     problem(await client.get(f"{club.url}/pads"), 401)
 
 
+async def test_a_pad_seats_its_last_matchs_members_again_as_they_are_named_now(
+        client: Client) -> None:
+    """``last_players``: who sat where at the pad's last match, by their names now (a spelling
+    merged since: the member it is); a removed or forgotten member's seat empty (null)."""
+    club = await new_club(client)
+    await club.start(["Ann", "Bea", "Cem", "Dan"], "score-pad", JASS)
+    await club.start(["Eva", "Fay", "Gil"], "score-pad", {"title": "Hearts"})
+    last = await club.start(["Dan", " cem ", "Bea", "Ann", "Eva"], "score-pad",
+                            {**JASS, "round_total": None})
+    ok(await club.record(last, {"points": [1, 2, 3, 4, 5]}), 201)
+    members = {name: member["id"] for name, member in (await club.members()).items()}
+    jass, hearts = await club.get("/pads")
+    assert (jass["title"], jass["players"], jass["matches"]) == ("Jass", 5, 2)
+    assert jass["last_players"] == [{"player": members[name], "name": name}
+                                    for name in ("Dan", "Cem", "Bea", "Ann", "Eva")]
+    assert [p["name"] for p in hearts["last_players"]] == ["Eva", "Fay", "Gil"]
+
+    def member(name: str) -> str:
+        return f"{club.url}/players/{members[name]}"
+
+    ok(await client.patch(member("Cem"), json={"name": "Cemal"}, headers=club.auth))
+    (hal,) = ok(await client.post(f"{club.url}/players", json={"names": ["Hal"]},
+                                  headers=club.auth), 201)["players"]
+    ok(await client.post(f"{member('Ann')}/merge", json={"into": hal["id"]}, headers=club.auth))
+    assert (await client.delete(member("Bea"), headers=club.auth)).status_code == 204
+    ok(await client.post(f"{member('Eva')}/forget", headers=club.auth))
+    jass, hearts = await club.get("/pads")
+    assert jass["last_players"] == [{"player": members["Dan"], "name": "Dan"},
+                                    {"player": members["Cem"], "name": "Cemal"}, None,
+                                    {"player": hal["id"], "name": "Hal"}, None]
+    assert hearts["last_players"] == [None, {"player": members["Fay"], "name": "Fay"},
+                                      {"player": members["Gil"], "name": "Gil"}]
+
+
 async def test_a_tournament_of_a_pad_plays_pad_rounds_and_names_its_title(
         client: Client) -> None:
     tournament = ok(await client.post(TOURNAMENTS, json={
