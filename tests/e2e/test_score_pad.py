@@ -210,6 +210,9 @@ def test_a_pad_tournaments_dashboard_and_board_name_it_by_its_title(
     as_organiser(phone, made)
     phone.open(f"#/t/{made['id']}")
     expect(phone.page.locator(".match-head h1")).to_have_text("Jassturnier · Schieber")
+    phone.open("#/")
+    expect(phone.page.locator(f"a[href='#/t/{made['id']}'] .note")).to_have_text(
+        "Schieber · organiser")
     with phone_in_use(browser, server, viewport={"width": 1280, "height": 720}) as screen:
         screen.open(f"#/t/{made['id']}/board")
         expect(screen.page.locator(".board-title h1")).to_have_text("Jassturnier · Schieber")
