@@ -607,6 +607,14 @@ CLOSED_REQUEST_BODIES = (NewClub, ClubChange, MemberChange, NewClubMembers, Memb
                          BackupPayment)
 
 
+class ClubPadPlayer(msgspec.Struct):
+    """A member who sat at a pad's last match, by the name they have now."""
+
+    player: int
+    """The member's id."""
+    name: str
+
+
 class ClubPad(msgspec.Struct):
     """A game the club keeps on its score pad (``GET .../pads``): the options of its last
     match, to start the next one with a tap."""
@@ -620,3 +628,6 @@ class ClubPad(msgspec.Struct):
     """How many players (sides) its last match had."""
     matches: int
     last_played_at: datetime
+    last_players: list[ClubPadPlayer | None]
+    """Who sat where at its last match, in seat order (``players`` seats); null for a seat
+    whose member has since been removed or forgotten, left for the table to fill."""

@@ -244,7 +244,8 @@ class TournamentController(Controller):
         format_: Annotated[Literal["csv", "json", "html"], QueryParameter(name="format")] = "csv",
         sep: Separator = ",", decimal: DecimalMark = ".",
     ) -> Response[s.StandingsExport]:
-        """The standings as CSV, JSON or a printable A4 page."""
+        """The standings as CSV, JSON or a printable A4 page, each naming the game (a score
+        pad by its title): the CSV in its last column, the JSON as ``game_key``."""
         return await answers(request).read(session, "export", tournament_id,
                                            authorization(request), format_,
                                            Layout(sep, decimal), choice_of(request.scope))

@@ -1,6 +1,12 @@
 """Standings as CSV (written by :mod:`api.shared.spreadsheet`, like the match score sheet) and as a
 printable A4 page, both from :func:`standings_rows`.
 
+Both name the tournament's game as :func:`said_game` says it: a score pad's title (Jass), as a
+club names a pad's matches. The page says it in its heading line; the CSV, which has no line for
+it above its heading row (a spreadsheet or program reads the first row as the columns), has a
+last column ``Game`` with it in every row: added after ``Dropped out``, so every column a
+spreadsheet already reads by position stays where it was.
+
 The page has no scripts and no inline styles (the service's Content-Security-Policy allows only
 the app's own stylesheets): it links :data:`PRINT_CSS`, served at ``PRINT_CSS_PATH``.
 """
@@ -17,7 +23,7 @@ from api.i18n import Phrase, Words, _
 from api.shared.spreadsheet import ENGLISH, Cell, Layout, SheetWords, csv_bytes
 from api.tournaments import schemas as s
 from scoring import registry
-from scoring.game import counted_as
+from scoring.game import game_key
 from scoring.messages import Vocabulary
 
 PRINT_CSS_PATH = "/api/v1/tournaments/print.css"
@@ -52,7 +58,7 @@ HEADINGS = Vocabulary("a column heading of the tournament standings", {
     "rank": "rank", "player": "no.", "name": "name", "club": "club", "points": "points",
     "tables": "tables", "average_points": "average points per table",
     "score_share": "score share", "opponents": "opponents' strength", "table_wins": "table wins",
-    "dropped": "dropped out",
+    "dropped": "dropped out", "game": "game",
 })
 TITLE = _("{tournament}: standings")
 AFTER_ROUND = _("{game} · standings after round {round} of {rounds}")
@@ -64,6 +70,21 @@ BEFORE_FIRST = _("{game} · standings before the first result")
 def said_date(day: date, words: Words) -> str:
     """A date as the reader's language writes it in full (5. Dezember 2026, 5 December 2026)."""
     return str(format_date(day, format="long", locale=words.locale))
+
+
+def game_key_of(tournament: s.Tournament) -> str:
+    """The key of the game the tournament is played in, as a club counts its matches:
+    ``score-pad:Jass`` for a pad, else the game's id (the JSON export's ``game_key``)."""
+    game = registry.game_by_id(tournament.game)
+    return tournament.game if game is None else game_key(game, tournament.options)
+
+
+def said_game(tournament: s.Tournament, words: Words) -> str:
+    """The tournament's game by its name; a score pad's by its title, as the organiser typed it
+    (the same in every language). ``words``: the reader's, whose catalogue is to say the names
+    of the games Tafelrunde knows."""
+    game = registry.game_by_key(game_key_of(tournament))
+    return tournament.game if game is None else game.name
 
 
 def standings_line(tournament: s.Tournament, standings: s.Standings, game: str) -> Phrase:
@@ -96,8 +117,14 @@ def standings_rows(standings: s.Standings, words: SheetWords = ENGLISH) -> list[
     return rows
 
 
-def standings_csv(standings: s.Standings, layout: Layout, words: SheetWords = ENGLISH) -> bytes:
-    return csv_bytes(standings_rows(standings, words), layout)
+def standings_csv(tournament: s.Tournament, standings: s.Standings, layout: Layout,
+                  words: Words) -> bytes:
+    """The rows of :func:`standings_rows` and, last, the game in every row (see the module)."""
+    sheet_words = standings_words(words)
+    game = said_game(tournament, words)
+    header, *rows = standings_rows(standings, sheet_words)
+    return csv_bytes([[*header, sheet_words.heading("game")], *([*row, game] for row in rows)],
+                     layout)
 
 
 def standings_html(tournament: s.Tournament, standings: s.Standings, words: Words) -> str:
@@ -120,9 +147,7 @@ def standings_html(tournament: s.Tournament, standings: s.Standings, words: Word
         return "".join(f"<{tag}{kind(i)}>{escape(shown(v))}</{tag}>" for i, v in enumerate(values))
 
     body = "\n".join(f"<tr>{cells(r, 'td')}</tr>" for r in rows)
-    game = registry.game_by_id(tournament.game)
-    game_name = tournament.game if game is None else counted_as(game, tournament.options).name
-    through = standings_line(tournament, standings, game_name)
+    through = standings_line(tournament, standings, said_game(tournament, words))
     # The day of the last change the standings count, as the day reads in Switzerland (where
     # the app is used; a tournament keeps no time zone of its own): a page printed again is
     # the same page.

@@ -73,9 +73,10 @@ async def _export(session: AsyncSession, tournament_id: str, authorization: str 
                       HTML_MEDIA_TYPE)
     saved_as = tuple(attachment(f"tournament-{tournament.id}.{format_}").items())
     if format_ == "json":
-        return json_answer(s.StandingsExport(tournament, standings, now()), *saved_as)
-    return Answer(export.standings_csv(standings, layout, export.standings_words(words)),
-                  CSV_MEDIA_TYPE, saved_as)
+        return json_answer(s.StandingsExport(tournament, standings, now(),
+                                             export.game_key_of(tournament)), *saved_as)
+    return Answer(export.standings_csv(tournament, standings, layout, words), CSV_MEDIA_TYPE,
+                  saved_as)
 
 
 async def _paper(session: AsyncSession, tournament_id: str, authorization: str | None,

@@ -324,6 +324,9 @@ class StandingsExport(msgspec.Struct):
     tournament: Tournament
     standings: Standings
     exported_at: datetime
+    game_key: str
+    """The game as a club counts it: ``score-pad:<title>`` for a score pad (``score-pad:Jass``),
+    else the game's id (``tournament.game``)."""
 
 
 class BackupMatch(msgspec.Struct, forbid_unknown_fields=True):

@@ -103,7 +103,9 @@ export function rememberTournament(tournament, tokens = {}) {
   const had = recentTournaments().find((x) => x.id === tournament.id) || {};
   const entry = { id: tournament.id, name: tournament.name, game: tournament.game,
     token: tokens.token || had.token || null, view: tokens.view || had.view || null,
-    club: tokens.club || had.club || null };
+    club: tokens.club || had.club || null,
+    // A score pad's tournament is listed by the game it keeps (Jass), as a match is.
+    ...(tournament.options?.title ? { title: tournament.options.title } : {}) };
   const others = recentTournaments().filter((x) => x.id !== tournament.id);
   write(TOURNAMENTS, [entry, ...others].slice(0, MAX_RECENT));
 }

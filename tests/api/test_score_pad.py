@@ -3,6 +3,8 @@ by hand (and its undo), a club's pads as games of their own, a tournament of a p
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 from litestar import Litestar
@@ -208,6 +210,40 @@ async def test_each_title_is_a_game_of_its_own_in_a_club_and_its_pads_are_rememb
     problem(await client.get(f"{club.url}/pads"), 401)
 
 
+async def test_a_pad_seats_its_last_matchs_members_again_as_they_are_named_now(
+        client: Client) -> None:
+    """``last_players``: who sat where at the pad's last match, by their names now (a spelling
+    merged since: the member it is); a removed or forgotten member's seat empty (null)."""
+    club = await new_club(client)
+    await club.start(["Ann", "Bea", "Cem", "Dan"], "score-pad", JASS)
+    await club.start(["Eva", "Fay", "Gil"], "score-pad", {"title": "Hearts"})
+    last = await club.start(["Dan", " cem ", "Bea", "Ann", "Eva"], "score-pad",
+                            {**JASS, "round_total": None})
+    ok(await club.record(last, {"points": [1, 2, 3, 4, 5]}), 201)
+    members = {name: member["id"] for name, member in (await club.members()).items()}
+    jass, hearts = await club.get("/pads")
+    assert (jass["title"], jass["players"], jass["matches"]) == ("Jass", 5, 2)
+    assert jass["last_players"] == [{"player": members[name], "name": name}
+                                    for name in ("Dan", "Cem", "Bea", "Ann", "Eva")]
+    assert [p["name"] for p in hearts["last_players"]] == ["Eva", "Fay", "Gil"]
+
+    def member(name: str) -> str:
+        return f"{club.url}/players/{members[name]}"
+
+    ok(await client.patch(member("Cem"), json={"name": "Cemal"}, headers=club.auth))
+    (hal,) = ok(await client.post(f"{club.url}/players", json={"names": ["Hal"]},
+                                  headers=club.auth), 201)["players"]
+    ok(await client.post(f"{member('Ann')}/merge", json={"into": hal["id"]}, headers=club.auth))
+    assert (await client.delete(member("Bea"), headers=club.auth)).status_code == 204
+    ok(await client.post(f"{member('Eva')}/forget", headers=club.auth))
+    jass, hearts = await club.get("/pads")
+    assert jass["last_players"] == [{"player": members["Dan"], "name": "Dan"},
+                                    {"player": members["Cem"], "name": "Cemal"}, None,
+                                    {"player": hal["id"], "name": "Hal"}, None]
+    assert hearts["last_players"] == [None, {"player": members["Fay"], "name": "Fay"},
+                                      {"player": members["Gil"], "name": "Gil"}]
+
+
 async def test_a_tournament_of_a_pad_plays_pad_rounds_and_names_its_title(
         client: Client) -> None:
     tournament = ok(await client.post(TOURNAMENTS, json={
@@ -234,10 +270,7 @@ async def test_a_tournament_of_a_pad_plays_pad_rounds_and_names_its_title(
     assert view["options"]["title"] == "Schieber"
     (played,) = view["round_list"]
     assert played["tables"][0]["state"] in ("finished", "entered", "confirmed")
-    board = await client.get(f"{TOURNAMENTS}/{tournament['id']}/export",
-                             params={"format": "html"}, headers=auth)
-    assert board.status_code == 200
-    assert "Schieber" in board.text
+    await exports_name_the_title(client, tournament["id"], auth, "Schieber")
     saved = ok(await client.get(f"{TOURNAMENTS}/{tournament['id']}/backup", headers=auth))
     restored = ok(await client.post(f"{TOURNAMENTS}/import", json=saved), 201)
     again = ok(await client.get(f"{TOURNAMENTS}/{restored['id']}",
@@ -247,6 +280,30 @@ async def test_a_tournament_of_a_pad_plays_pad_rounds_and_names_its_title(
     match_again = ok(await client.get(f"{MATCHES}/{table_again['match_id']}"))
     assert [r["entry"]["points"] for r in match_again["rounds"]] == [[100, 57, 0, 0],
                                                                       [0, 0, 157, 0]]
+
+
+async def exports_name_the_title(client: Client, tournament_id: str, auth: dict[str, str],
+                                 title: str) -> None:
+    """Every export of the tournament names its game by the pad's title: the CSV in a last
+    column (in every language), the JSON by the game's key, the printed standings and both
+    paper pages of a round in their heading line."""
+    url = f"{TOURNAMENTS}/{tournament_id}/export"
+    for language, heading in (("en", "Game"), ("de", "Spiel"), ("fr", "Jeu"), ("it", "Gioco")):
+        sheet = await client.get(url, params={"lang": language}, headers=auth)
+        header, *rows = list(csv.reader(io.StringIO(sheet.text.removeprefix("\ufeff"))))
+        assert header[-2:] == [header[-2], heading], language
+        assert [row[-1] for row in rows] == [title] * 4, language
+    exported = ok(await client.get(url, params={"format": "json"}, headers=auth))
+    assert exported["game_key"] == f"score-pad:{title}"
+    assert exported["tournament"]["game"] == "score-pad"
+    pages = [await client.get(url, params={"format": "html"}, headers=auth)] + [
+        await client.get(f"{TOURNAMENTS}/{tournament_id}/rounds/1/paper",
+                         params={"sheet": sheet}, headers=auth) for sheet in ("scores", "seats")]
+    for page in pages:
+        assert page.status_code == 200, page.text
+        meta = next(line for line in page.text.splitlines() if 'class="meta"' in line)
+        assert title in meta, meta
+        assert "Score pad" not in page.text
 
 
 async def test_finishing_is_heard_live_by_every_phone_on_the_match(client: Client) -> None:

@@ -1,22 +1,26 @@
 """A club's Jass evening on the score pad, in chromium at 360×640 against a real server.
 
 The club played Jass before (157 points a round, to 1000): "new match" offers that pad first, and
-one tap sets it up. A round of four players is three numbers typed (Enter moves on, the fourth is
-filled from the round total) and one tap on Save; the running totals stand in a line under the
-fields; the ± key makes a number negative where the keyboard has no minus. The evening is played
-to 1000 and the winner screen says why. A pad without an end of its own is finished by hand,
-and six players' fields fit one screen with Save. Offline a round waits in the outbox, its last
-field filled from the round total.
+one tap sets it up with the last evening's four members in their seats. A round of four players
+is three numbers typed (Enter moves on, the fourth is filled from the round total) and one tap on
+Save; the running totals stand in a line under the fields; the ± key makes a number negative
+where the keyboard has no minus. The evening is played to 1000 and the winner screen says why.
+A pad without an end of its own is finished by hand, and six players' fields fit one screen with
+Save. Offline a round waits in the outbox, its last field filled from the round total. A
+tournament of a pad is named by its title on the organiser's dashboard and on the projector's
+board.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import Phone, Server, box_of
+from tests.e2e.conftest import Phone, Server, box_of, phone_in_use
+from tests.e2e.test_check_in import as_organiser
 from tests.e2e.test_sync import wait_until_kept
 
 pytestmark = pytest.mark.browser
@@ -27,8 +31,13 @@ JASS = {"title": "Jass", "round_total": 157, "target": 1000}
 
 
 def club_with_a_jass_evening(server: Server) -> dict[str, Any]:
-    """A club whose last evening was a Jass to 1000, finished."""
+    """A club whose last evening was a Jass to 1000 of its four members, finished; the first
+    evening the same four sat in another order."""
     club = server.post("/api/v1/clubs", {"name": "Jassrunde"})
+    week_ago = (datetime.now(UTC) - timedelta(days=7)).isoformat()
+    server.post("/api/v1/matches", {"game": "score-pad", "players": PLAYERS[::-1],
+                                    "options": JASS, "club": club["id"], "played_at": week_ago},
+                club["token"])
     last = server.post("/api/v1/matches", {"game": "score-pad", "players": PLAYERS,
                                            "options": JASS, "club": club["id"]}, club["token"])
     for _ in range(7):
@@ -49,7 +58,8 @@ def test_a_jass_evening_of_four_is_three_numbers_and_one_tap_a_round(
     phone.open(f"#/c/{club['id']}?t={club['token']}&v={club['view_token']}")
     phone.open(f"#/c/{club['id']}/new")
 
-    # The club's Jass is offered before every game; one tap sets it up for four.
+    # The club's Jass is offered before every game; one tap sets it up and seats the four
+    # members of the last evening in their seats; one more tap starts it.
     pads = page.locator("fieldset.pads button[data-pad]")
     expect(pads).to_have_count(1)
     expect(pads.first).to_contain_text("Jass")
@@ -59,7 +69,8 @@ def test_a_jass_evening_of_four_is_three_numbers_and_one_tap_a_round(
     expect(page.locator("#opt-round_total")).to_have_value("157")
     expect(page.locator(".players li")).to_have_count(4)
     for seat, name in enumerate(PLAYERS):
-        page.get_by_label(f"Player {seat + 1}", exact=True).fill(name)
+        expect(page.get_by_label(f"Player {seat + 1}", exact=True)).to_have_value(name)
+    expect(page.locator(".member-picker button[aria-pressed=true]")).to_have_count(4)
     page.get_by_role("button", name="Start match").click()
     expect(page.locator("form.entry-form")).to_be_visible(timeout=SAVED)
     expect(page.locator(".match-head h1")).to_contain_text("Jass")
@@ -185,3 +196,23 @@ def test_the_score_chart_draws_a_pads_running_points_with_negatives(
     assert read == [["1", "24", "-12", "-12"], ["2", "-12", "6", "6"], ["3", "-2", "16", "-14"]]
     box = box_of(figure.locator("svg"))
     assert box["x"] + box["width"] <= 360
+
+
+def test_a_pad_tournaments_dashboard_and_board_name_it_by_its_title(
+        browser: Any, phone: Phone, server: Server) -> None:
+    made = server.post("/api/v1/tournaments", {
+        "name": "Jassturnier", "game": "score-pad",
+        "options": {"title": "Schieber", "round_total": 157, "rounds": 2}, "rounds": 1,
+        "table_size": 4, "seating": "random", "seed": 3})
+    for name in PLAYERS:
+        server.post(f"/api/v1/tournaments/{made['id']}/players", {"name": name}, made["token"])
+    server.post(f"/api/v1/tournaments/{made['id']}/rounds", {}, made["token"])
+    as_organiser(phone, made)
+    phone.open(f"#/t/{made['id']}")
+    expect(phone.page.locator(".match-head h1")).to_have_text("Jassturnier · Schieber")
+    phone.open("#/")
+    expect(phone.page.locator(f"a[href='#/t/{made['id']}'] .note")).to_have_text(
+        "Schieber · organiser")
+    with phone_in_use(browser, server, viewport={"width": 1280, "height": 720}) as screen:
+        screen.open(f"#/t/{made['id']}/board")
+        expect(screen.page.locator(".board-title h1")).to_have_text("Jassturnier · Schieber")

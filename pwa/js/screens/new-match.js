@@ -6,8 +6,11 @@
 // rest (defaults that depend on the players stay right when the player count changes).
 // A game without an end of its own (the score pad: `finish` in /games) is offered last, after the
 // games Tafelrunde knows; for a club the pads it has played (GET /clubs/{id}/pads, last played
-// first) are offered before every game: one tap picks the game, its title and options, and as
-// many seats as its last match had.
+// first) are offered before every game: one tap picks the game, its title and options, and seats
+// the members of its last match in their seats again (`last_players`), still editable; a seat
+// whose member was removed or forgotten since (null) is left empty to pick someone for, the
+// others keeping their seats (teams are by seat). A pads answer without `last_players` (kept
+// offline from an older server): as many empty seats as its last match had.
 import { Problem, authHeaders, call, games } from '../api.js';
 import { h, replace } from '../dom.js';
 import { has, t } from '../i18n.js';
@@ -285,9 +288,12 @@ export async function newMatchScreen(root, clubId = null) {
         'aria-pressed': String(state.game === pad.game && state.options.title === pad.title), onclick: () => {
           state.game = pad.game;
           state.options = { ...pad.options };
+          if (pad.last_players) state.players = pad.last_players.map((seated) => seated?.name ?? '');
           while (state.players.length < pad.players) state.players.push('');
           draw();
-          form.querySelector('[data-path="players"] input')?.focus();
+          // The first seat left to fill, if any: else the table is seated and Start is one tap.
+          const empty = [...form.querySelectorAll('[data-path="players"] input')].find((input) => !input.value);
+          empty?.focus();
         } }, pad.title, h('span', { class: 'note' }, t('pad.played', { n: pad.matches }))))));
   }
 

@@ -29,7 +29,7 @@ const matchLink = (m) => h('a', { class: 'recent-match', href: `#/m/${encodeURIC
 
 const tournamentLink = (x) => h('a', { class: 'recent-match', href: `#/t/${encodeURIComponent(x.id)}` },
   h('strong', {}, x.name),
-  h('span', { class: 'note' }, [gameName(x.game), x.token && t('start.organiser')].filter(Boolean).join(' · ')));
+  h('span', { class: 'note' }, [shownGame(x), x.token && t('start.organiser')].filter(Boolean).join(' · ')));
 
 const clubLink = (x) => h('a', { class: 'recent-match', href: `#/c/${encodeURIComponent(x.id)}` },
   h('strong', {}, x.name),
