@@ -231,6 +231,8 @@ class Game(Protocol[Opt, E, R, T]):
 
     id: str
     name: str
+    """The game's name in English: the catalogues' key of its name in every language
+    (:func:`scoring.registry.game_name`)."""
     min_players: int
     max_players: int
     sheet: SheetColumns

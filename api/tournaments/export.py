@@ -17,7 +17,7 @@ from api.i18n import Phrase, Words, _
 from api.shared.spreadsheet import ENGLISH, Cell, Layout, SheetWords, csv_bytes
 from api.tournaments import schemas as s
 from scoring import registry
-from scoring.game import counted_as
+from scoring.game import game_key
 from scoring.messages import Vocabulary
 
 PRINT_CSS_PATH = "/api/v1/tournaments/print.css"
@@ -64,6 +64,13 @@ BEFORE_FIRST = _("{game} · standings before the first result")
 def said_date(day: date, words: Words) -> str:
     """A date as the reader's language writes it in full (5. Dezember 2026, 5 December 2026)."""
     return str(format_date(day, format="long", locale=words.locale))
+
+
+def said_game(tournament: s.Tournament, words: Words) -> str:
+    """The tournament's game by its name in the reader's language (a score pad's title)."""
+    game = registry.game_by_id(tournament.game)
+    key = tournament.game if game is None else game_key(game, tournament.options)
+    return words.term(registry.GAMES, key, "")
 
 
 def standings_line(tournament: s.Tournament, standings: s.Standings, game: str) -> Phrase:
@@ -120,9 +127,7 @@ def standings_html(tournament: s.Tournament, standings: s.Standings, words: Word
         return "".join(f"<{tag}{kind(i)}>{escape(shown(v))}</{tag}>" for i, v in enumerate(values))
 
     body = "\n".join(f"<tr>{cells(r, 'td')}</tr>" for r in rows)
-    game = registry.game_by_id(tournament.game)
-    game_name = tournament.game if game is None else counted_as(game, tournament.options).name
-    through = standings_line(tournament, standings, game_name)
+    through = standings_line(tournament, standings, said_game(tournament, words))
     # The day of the last change the standings count, as the day reads in Switzerland (where
     # the app is used; a tournament keeps no time zone of its own): a page printed again is
     # the same page.

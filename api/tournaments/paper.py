@@ -30,9 +30,9 @@ from html import escape
 
 from api.i18n import Words, _
 from api.tournaments import schemas as s
-from api.tournaments.export import PRINT_CSS_PATH, said_date
+from api.tournaments.export import PRINT_CSS_PATH, said_date, said_game
 from scoring import registry
-from scoring.game import PaperSheet, counted_as
+from scoring.game import PaperSheet
 from scoring.messages import Vocabulary
 
 SHEETS_TITLE = _("{tournament}: score sheets of round {round}")
@@ -70,9 +70,9 @@ def score_sheets_html(tournament: s.Tournament, played: s.TournamentRound, start
                       words: Words) -> str:
     """One page per table of the round: the game's blank score sheet."""
     game = registry.game_by_id(tournament.game)
-    game_name = tournament.game if game is None else counted_as(game, tournament.options).name
     names = _names(tournament)
-    meta = escape(words(SHEET_META.with_params(game=game_name, date=said_date(started, words))))
+    meta = escape(words(SHEET_META.with_params(game=said_game(tournament, words),
+                                               date=said_date(started, words))))
     pages = []
     for table in played.tables:
         heading = escape(words(SHEET_HEADING.with_params(round=played.number, table=table.table)))
@@ -137,8 +137,7 @@ def seats_html(tournament: s.Tournament, played: s.TournamentRound, started: dat
     body = "\n".join(
         f'<tr><td>{escape(name)}</td><td class="number">{words.number(table)}</td>'
         f'<td class="number">{words.number(seat)}</td></tr>' for name, table, seat in seated)
-    game = registry.game_by_id(tournament.game)
-    meta = words(SHEET_META.with_params(game=tournament.game if game is None else game.name,
+    meta = words(SHEET_META.with_params(game=said_game(tournament, words),
                                         date=said_date(started, words)))
     heading = words(SEATS_HEADING.with_params(round=played.number))
     page = f"""<h1>{escape(tournament.name)}</h1>

@@ -92,6 +92,7 @@ from scoring.reading import (
     read_str,
     unknown_choice,
 )
+from scoring.registry import game_name
 from scoring.shapes import (
     ENTRY_PROBLEM,
     GameShapes,
@@ -609,7 +610,7 @@ class TschauSepp:
         }
         players = range(MIN_PLAYERS, MAX_PLAYERS + 1)
         return {
-            "id": self.id, "name": self.name, "min_players": self.min_players,
+            "id": self.id, "name": game_name(self, wording), "min_players": self.min_players,
             "max_players": self.max_players,
             "options": [spec.as_json(wording) for spec in OPTION_SPECS],
             "suits": suits, "ranks": ranks, "cards": list(CARDS),

@@ -15,6 +15,7 @@ from litestar.testing import AsyncTestClient
 
 from api.i18n import catalogues, compiling, maintenance, words_for
 from api.i18n.negotiation import Choice, from_header, negotiate
+from scoring.registry import GAME_NAME
 from tests.conftest import problem
 
 Client = AsyncTestClient  # type: ignore[type-arg]
@@ -79,7 +80,8 @@ def test_every_catalogue_says_every_message_with_the_english_placeholders() -> N
 # the English is a copy that a German, French or Italian player would read in English.
 SAME_EVERYWHERE = {
     ("a rank of the Swiss German Jass deck", rank) for rank in ("Banner", "Under", "Ober")} | {
-    ("a column heading of a club's export", "mu"), ("a column heading of a club's export", "sigma")}
+    ("a column heading of a club's export", "mu"), ("a column heading of a club's export", "sigma")
+} | {(GAME_NAME, name) for name in ("Sea Change", "Tschau Sepp")}
 SAME_AS_ENGLISH = {
     "de": {("option teams", "Teams")},
     "fr": {("a column heading of the tournament standings", "club"),
@@ -203,6 +205,34 @@ async def test_a_problem_is_said_in_each_language_with_the_same_codes(client: Cl
     for language, body in said.items():
         assert [(e["path"], e["code"], e["params"]) for e in body["errors"]] == [
             (e["path"], e["code"], e["params"]) for e in english["errors"]], language
+
+
+GAME_NAMES = {
+    "de": {"sea-change": "Sea Change", "seven-seals": "Die sieben Siegel",
+           "tschau-sepp": "Tschau Sepp", "score-pad": "Punkteblock"},
+    "fr": {"sea-change": "Sea Change", "seven-seals": "Les sept sceaux",
+           "tschau-sepp": "Tschau Sepp", "score-pad": "Feuille de marque"},
+    "it": {"sea-change": "Sea Change", "seven-seals": "I sette sigilli",
+           "tschau-sepp": "Tschau Sepp", "score-pad": "Segnapunti"},
+    "en": {"sea-change": "Sea Change", "seven-seals": "The Seven Seals",
+           "tschau-sepp": "Tschau Sepp", "score-pad": "Score pad"},
+}
+
+
+async def test_a_game_is_named_in_the_readers_language(client: Client) -> None:
+    """No German title on a French or Italian screen: /games and the messages that name a
+    game say it as the request's language does; its id stays the same."""
+    for language, names in GAME_NAMES.items():
+        games = (await client.get("/api/v1/games",
+                                  headers={"Accept-Language": f"{language}-CH"})).json()
+        assert {game["id"]: game["name"] for game in games} == names
+        one = (await client.get(f"/api/v1/games/seven-seals?lang={language}")).json()
+        assert one["name"] == names["seven-seals"]
+        refused = problem(await client.post(
+            f"/api/v1/matches?lang={language}",
+            json={"game": "seven-seals", "players": ["Ann", "Bea"]}), 422)
+        message = next(e["message"] for e in refused["errors"] if e["path"] == "players")
+        assert message.startswith(names["seven-seals"]), message
 
 
 async def test_option_errors_name_the_players_in_the_readers_language(client: Client) -> None:

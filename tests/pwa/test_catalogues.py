@@ -42,11 +42,11 @@ SAME_AS_ENGLISH = {
            "pad.points", "tt.tiebreak.points", "tt.tables", "tt.table_n", "tt.table", "tt.exports",
            "sc.points", "ts.points", "tt.my_points", "tt.my_tables", "ss.saboteur",
            "ss.colour.violet", "ts.swiss.suit.rosen", "sc.scores", "tidy.entry.scores"},
-    "it": {"game.seven-seals", "tidy.no"},
+    "it": {"tidy.no"},
 }
 # Jass ranks keep their Swiss German names in every language; indices are letters and digits;
 # a rating's mu and sigma are openskill's names.
-SAME_EVERYWHERE = {"game.sea-change", "game.seven-seals", "game.tschau-sepp", "game.score-pad",
+SAME_EVERYWHERE = {"game.sea-change", "game.tschau-sepp",
                    "season.period",
                    "ts.swiss.rank.banner", "ts.swiss.rank.under", "ts.swiss.rank.ober",
                    "ts.swiss.short.banner", "ts.swiss.short.under", "ts.swiss.short.ober",
@@ -211,12 +211,29 @@ def test_the_app_names_every_jass_card_as_the_api_does(lang: str, faces: str) ->
 
 @pytest.mark.parametrize("lang", sorted(CATALOGUES))
 def test_the_app_calls_each_game_what_the_api_calls_it(lang: str) -> None:
-    """The game picker, the printed standings and the API's messages ("Die sieben Siegel is for
-    2 to 6 players") name a game the same way."""
-    from scoring.registry import all_games
+    """The game picker, the printed standings and the API's messages ("Les sept sceaux se joue
+    à 3 à 5") name a game the same way, in each language."""
+    from api.i18n import negotiate, words_for
+    from scoring.registry import all_games, game_name
 
+    said = words_for(negotiate(lang))
     assert {game_id: CATALOGUES[lang][f"game.{game_id}"] for game_id in all_games()} == {
-        game_id: game.name for game_id, game in all_games().items()}
+        game_id: game_name(game, said) for game_id, game in all_games().items()}
+
+
+GAME_NAMES = {lang: {key: value for key, value in catalogue.items() if key.startswith("game.")}
+              for lang, catalogue in CATALOGUES.items()}
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGUES))
+def test_no_words_name_a_game_as_another_language_does(lang: str) -> None:
+    """"Sea Change, Die sieben Siegel et Tschau Sepp" on a French screen: a sentence that names
+    a game uses the language's own name of it, not the German or the English one."""
+    foreign = {name for other, names in GAME_NAMES.items() for key, name in names.items()
+               if name != GAME_NAMES[lang][key]}
+    assert foreign
+    assert [(key, name) for key, value in CATALOGUES[lang].items()
+            for text in forms(value).values() for name in foreign if name in text] == []
 
 
 @pytest.mark.parametrize("lang", sorted(CATALOGUES))
@@ -235,11 +252,11 @@ def test_the_dashboards_standings_name_their_columns_as_the_printed_ones(lang: s
 
 def test_what_a_link_preview_shows_is_in_no_language() -> None:
     """index.html is one file for every language: the description a chat's link preview shows
-    holds only names (the app's, the games'), never English words."""
+    holds only names (the app's, the games' as some language calls them), never English words."""
     page = (PWA / "index.html").read_text(encoding="utf-8")
     found = re.search(r'<meta name="description" content="([^"]*)">', page)
     assert found is not None
-    names = {"Tafelrunde", *(ENGLISH[key] for key in ENGLISH if key.startswith("game."))}
+    names = {"Tafelrunde", *(name for names in GAME_NAMES.values() for name in names.values())}
     assert set(re.split(r"\s*·\s*", found[1])) <= names
 
 
