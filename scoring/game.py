@@ -104,13 +104,16 @@ class SheetColumns:
     keys whose values are a seat or a side, shown as that player's or side's name; ``entry``:
     keys of the round's entry shown as columns too (what was said at the table and the result
     does not repeat, such as Sea Change's trump at round end); ``values``: keys whose value is a
-    term of a vocabulary (a suit), said in the reader's language."""
+    term of a vocabulary (a suit), said in the reader's language; ``round``: the heading key of
+    the column that numbers the rounds (``round`` from the export's own headings, or one of
+    ``headings``: a Tschau Sepp round is a game)."""
 
     headings: Vocabulary
     seats: frozenset[str] = frozenset()
     sides: frozenset[str] = frozenset()
     entry: tuple[str, ...] = ()
     values: Mapping[str, Vocabulary] = field(default_factory=dict)
+    round: str = "round"
 
 
 PAPER_ROWS = 20

@@ -167,7 +167,8 @@ COLUMNS = Vocabulary("a column of the Tschau Sepp score sheet", {
     "penalty": "penalty points", "winner": "went out", "wins": "games won", "games": "games",
     "game": "game",
 })
-SHEET = SheetColumns(COLUMNS, seats=frozenset({"winner"}))
+# A round is a game (rules.md §3: "an agreed number of games"), on the sheet as in the options.
+SHEET = SheetColumns(COLUMNS, seats=frozenset({"winner"}), round="game")
 NOT_WITH_TABLE = Message("not_with_table",
                          "Penalty points per rank are set only with your own values, not with "
                          "{table}.", kinds={"table": PENALTY_TABLE})

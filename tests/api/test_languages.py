@@ -16,6 +16,7 @@ from litestar.testing import AsyncTestClient
 from api.i18n import catalogues, compiling, maintenance, words_for
 from api.i18n.negotiation import Choice, from_header, negotiate
 from scoring.registry import GAME_NAME
+from tests.api.conftest import NewTable
 from tests.conftest import problem
 
 Client = AsyncTestClient  # type: ignore[type-arg]
@@ -402,6 +403,29 @@ async def test_the_score_sheet_speaks_the_readers_language(client: Client) -> No
     assert sheets["it"][0].startswith("Mano,Sabotatore,")
     assert "Anna: punti di penalità" in sheets["it"][0]
     assert sheets["en"][1].split(",")[:5] == ["1", "Ben", "", "0", "yes"]
+
+
+# What a Tschau Sepp round is called: a game (rules.md §3), in each language's word for it;
+# French and Italian call any game's round a manche and a mano, so for them the two are one.
+TSCHAU_SEPP_GAME = {"de": ("Spiel", "Spielen", "Runde"), "en": ("Game", "games", "Round"),
+                    "fr": ("Manche", "manches", None), "it": ("Mano", "mani", None)}
+
+
+async def test_tschau_sepp_says_games_not_rounds(client: Client, new_table: NewTable) -> None:
+    """Its options, its reasons and its score sheet's columns name one thing: a game."""
+    table = await new_table({"games": 2})
+    for penalty in ([0, 7, 12], [6, 0, 9]):
+        recorded = await table.record({"winner": penalty.index(0), "penalty": penalty})
+        assert recorded.status_code == 201, recorded.text
+    for language, (game, games, round_word) in TSCHAU_SEPP_GAME.items():
+        sheet = await client.get(f"{table.url}/export?lang={language}")
+        header = sheet.content.decode("utf-8").removeprefix("\ufeff").splitlines()[0]
+        assert re.split("[,;]", header)[0] == game, (language, header)
+        reason = (await client.get(table.url, params={"lang": language})).json()["reason"]
+        assert f" 2 {games}" in reason["message"], (language, reason)
+        described = (await client.get(f"/api/v1/games/tschau-sepp?lang={language}")).text
+        if round_word is not None:
+            assert round_word.lower() not in f"{header} {described} {reason}".lower(), language
 
 
 async def test_the_printable_standings_speak_the_readers_language(client: Client) -> None:

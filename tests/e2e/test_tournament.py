@@ -76,7 +76,7 @@ def enter_result(phone: Any, link: str, table: int) -> None:
     page.locator("[data-path=winner] [data-value='0']").click()
     for k, value in enumerate(page.locator(".stepper input").all()):
         value.fill(str(1 + (table + k) % 3))
-    page.get_by_role("button", name="Save round").click()
+    page.get_by_role("button", name="Save game").click()
     expect(page.locator("#winner-names")).to_be_visible()
     expect(page.locator("#table-waiting")).to_have_text(
         "Entered on this phone: another phone at the table must confirm.")

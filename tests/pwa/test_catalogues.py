@@ -56,7 +56,8 @@ SAME_EVERYWHERE = {"game.sea-change", "game.tschau-sepp",
 SOURCES = {path: path.read_text(encoding="utf-8") for path in sorted((PWA / "js").rglob("*.js"))}
 NAMESPACES = {key.split(".")[0] for key in ENGLISH}
 QUOTED_KEY = re.compile(r"""['"]([a-z]+(?:\.[a-z0-9_-]+)+)['"]""")
-TEMPLATE_KEY = re.compile(r"\b(?:t|has)\(`([a-z]+(?:\.[a-z0-9_-]+)*\.)\$\{")
+# t(`audit.${action}`), and roundT(game, `audit.${action}`) (match-view.js: a game's own words)
+TEMPLATE_KEY = re.compile(r"\b(?:(?:t|has)\(|roundT\([^,()]+,\s*)`([a-z]+(?:\.[a-z0-9_-]+)*\.)\$\{")
 
 
 def forms(value: Any) -> dict[str, str]:
@@ -248,6 +249,43 @@ def test_the_dashboards_standings_name_their_columns_as_the_printed_ones(lang: s
            **{key: f"tt.tiebreak.{key}" for key in ("score_share", "opponents", "table_wins")}}
     assert {key: CATALOGUES[lang][name] for key, name in app.items()} == {
         key: printed.heading(key) for key in app}
+
+
+# Where a Tschau Sepp game and a round are two words (rules.md §3 counts Tschau Sepp in games;
+# French and Italian say manche and mano for both).
+ROUND_WORDS = {"en": ("round", "game"), "de": ("Runde", "Spiel")}
+MATCH_SCREENS = ("screens/sheet.js", "screens/standings.js", "screens/history.js",
+                 "screens/winner.js", "screens/share.js", "screens/start.js", "match-view.js",
+                 "score-chart.js")
+# Words about rounds that are never a Tschau Sepp game: a score pad's, a tournament's, the app's.
+NOT_A_TSCHAU_SEPP_GAME = {"pad.finish_sure", "tidy.table_place", "tidy.table_place_unnamed",
+                          "start.lead"}
+ROUND_T_KEY = re.compile(r"\broundT\([^,()]+,\s*'([a-z_.-]+)'")
+PLAIN_T_KEY = re.compile(r"(?<![\w.])t\('([a-z_.-]+)'")
+
+
+@pytest.mark.parametrize("lang", sorted(ROUND_WORDS))
+def test_tschau_sepp_says_games_on_every_match_screen(lang: str) -> None:
+    """A match screen says a round through roundT (match-view.js), which takes Tschau Sepp's
+    own sentence (`ts.games.*`): "Spiel 3", "Stand nach Spiel 3", as its options and reasons
+    from the API say, never "Runde" beside "Anzahl Spiele"."""
+    round_word, game_word = ROUND_WORDS[lang]
+    catalogue = CATALOGUES[lang]
+    sources = [(PWA / "js" / name).read_text(encoding="utf-8") for name in MATCH_SCREENS]
+    plain = {key for source in sources for key in PLAIN_T_KEY.findall(source)}
+    said_plainly = sorted(key for key in plain - NOT_A_TSCHAU_SEPP_GAME
+                          if re.search(rf"\b{round_word}", json.dumps(ENGLISH.get(key, "")), re.I))
+    assert said_plainly == [], "names a round but not through roundT"
+    through = {key for source in sources for key in ROUND_T_KEY.findall(source)}
+    through |= {key for key in ENGLISH if key.startswith("audit.")}
+    for key in sorted(through):
+        generic = " ".join(forms(catalogue[key]).values())
+        own = catalogue.get(f"ts.games.{key.replace('.', '_', 1)}")
+        if round_word.lower() in generic.lower():
+            assert own is not None, key
+            said = " ".join(forms(own).values()).lower()
+            assert round_word.lower() not in said, key
+            assert game_word.lower() in said, key
 
 
 def test_what_a_link_preview_shows_is_in_no_language() -> None:
