@@ -239,7 +239,7 @@ def test_a_tournament_round_reads_in_the_language_from_registration_to_confirmat
     expect(page.locator(".table-card .qr img")).to_be_visible()
     assert english_on_screen(page, lang) == []
     link = str(page.locator(".table-link").get_attribute("href"))
-    page.get_by_role("link", name=words(lang, "tt.back")).click()
+    page.get_by_role("link", name=words(lang, "tt.to_tournament")).click()
     page.get_by_role("link", name=words(lang, "tt.board")).click()
     expect(page.locator(".board-standings tbody tr")).to_have_count(4)
     assert english_on_screen(page, lang) == []

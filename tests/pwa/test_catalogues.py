@@ -288,6 +288,112 @@ def test_tschau_sepp_says_games_on_every_match_screen(lang: str) -> None:
             assert game_word.lower() in said, key
 
 
+def _closing(source: str, start: int) -> int:
+    """The index of the bracket closing the one at ``start``, past strings and templates."""
+    depth, at = 0, start
+    while at < len(source):
+        char = source[at]
+        if char in "'\"`":
+            at = _string_end(source, at)
+        elif char in "{([":
+            depth += 1
+        elif char in "})]":
+            depth -= 1
+            if depth == 0:
+                return at
+        at += 1
+    return at
+
+
+def _string_end(source: str, start: int) -> int:
+    """The index of the quote closing the string or template that opens at ``start``."""
+    at = start + 1
+    while source[at] != source[start]:
+        if source.startswith("${", at):
+            at = _closing(source, at + 1)
+        at += 2 if source[at] == "\\" else 1
+    return at
+
+
+def _target(href: str, base: str) -> str:
+    """A link's href as the screen it opens: ``#/m/*/winner`` for every match's winner."""
+    href = href.strip().strip("'`").replace("${base}", base)
+    href = re.sub(r"\$\{encodeURIComponent\([^)]*\)\}|\$\{\w+\.(?:number|player|id)\}", "*", href)
+    href = re.sub(r"tournamentRoute\([^)]*\)", "#/t/*", href)
+    return re.sub(r"(\w+Route)\([^,)]*", r"\1(*", href)
+
+
+def _href(attributes: str) -> str | None:
+    found = re.search(r"\bhref: ", attributes)
+    if found is None:
+        return None
+    at = found.end()
+    while at < len(attributes) and attributes[at] not in ",}":
+        if attributes[at] in "([{":
+            at = _closing(attributes, at)
+        elif attributes[at] in "'`":
+            at = _string_end(attributes, at)
+        at += 1
+    return attributes[found.end():at]
+
+
+def links_by_target() -> dict[str, dict[str, set[str]]]:
+    """Every link the app names with a catalogue key (``h('a', {href}, t('key'))``) and every
+    tab of a match's or a tournament's tab bar, by the screen it opens: the keys, and the files."""
+    found: dict[str, dict[str, set[str]]] = {}
+    for path, source in SOURCES.items():
+        based = re.search(r"const base = ([^;]+);", source)
+        base = _target(based[1], "") if based else "${base}"
+        named = []
+        for link in re.finditer(r"h\('a', \{", source):
+            end = _closing(source, link.end() - 1)
+            href = _href(source[link.end() - 1:end + 1])
+            label = re.match(r"\s*,\s*t\('([a-z_.-]+)'\)", source[end + 1:])
+            if href is not None and label is not None:
+                named.append((href, label[1]))
+        # A tab bar's tabs: [key, href, label] (a match's), or [key, href] named tt.nav.<key>.
+        for tab in re.finditer(r"\['(\w+)', (base|`[^`]*`)(?:, '([a-z_.]+)')?\]", source):
+            if not (tab[2] == "base" and tab[3]):  # a match's first tab: the screen it opens on
+                named.append((tab[2], tab[3] or f"tt.nav.{tab[1]}"))
+        for href, key in named:
+            found.setdefault(_target(href, base), {}).setdefault(key, set()).add(path.name)
+    return found
+
+
+# Links named by what they do rather than where they lead (a correction's Cancel returns to the
+# history it started from).
+ACTIONS = {"edit.cancel"}
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGUES))
+def test_links_to_the_same_screen_have_the_same_name(lang: str) -> None:
+    """"See match" here and "Open match" there, "Back", "Overview" and "To the tournament" for
+    one screen: the links and tabs that open the same screen name it the same way, in every
+    language (a button may say more than its tab: "See the winner" for the tab "Winner")."""
+    catalogue = CATALOGUES[lang]
+    targets = links_by_target()
+    assert {"#/m/*/winner", "#/t/*", "#/t/*/board", "#/m/*"} <= set(targets)
+    differing = {}
+    for target, keys in targets.items():
+        names = sorted({str(catalogue[key]) for key in keys.keys() - ACTIONS}, key=len)
+        if any(names[0].casefold() not in name.casefold() for name in names[1:]):
+            differing[target] = {key: catalogue[key] for key in keys}
+    assert differing == {}
+
+
+# The same thing named in two places, each its own key: one name.
+SAME_THING = [("share.view", "club.view_link"), ("tt.board", "season.board"),
+              ("nav.history", "club.tab.history")]
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGUES))
+def test_the_same_thing_has_one_name_wherever_it_is_named(lang: str) -> None:
+    """A match's view link and a club's, a tournament's projector board and a season's, a
+    match's history and a club's."""
+    catalogue = CATALOGUES[lang]
+    assert [keys for keys in SAME_THING if len({catalogue[key] for key in keys}) > 1] == []
+
+
 def test_what_a_link_preview_shows_is_in_no_language() -> None:
     """index.html is one file for every language: the description a chat's link preview shows
     holds only names (the app's, the games' as some language calls them), never English words."""
