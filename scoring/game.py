@@ -152,7 +152,9 @@ OPTION_SHAPE = obj(
      "available": string(description="When the option applies, e.g. players == 3")},
     title="GameOption")
 DESCRIPTION_SHAPE = obj(
-    {"id": string(), "name": string(), "min_players": integer(minimum=1),
+    {"id": string(), "name": string(description="The game's name in the request's language "
+                                     "(the id never changes)"),
+     "min_players": integer(minimum=1),
      "max_players": integer(minimum=1), "options": array(OPTION_SHAPE)},
     title="GameDescription", closed=False,
     description="A game as a client offers it; each game adds what its entry screens need "
