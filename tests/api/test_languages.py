@@ -236,6 +236,33 @@ async def test_a_game_is_named_in_the_readers_language(client: Client) -> None:
         assert message.startswith(names["seven-seals"]), message
 
 
+async def test_the_printed_pages_name_a_tournaments_game_in_the_readers_language(
+        client: Client) -> None:
+    """The standings and both paper sheets of a round name the game as the reader's language
+    does; a score pad's own title stays as typed."""
+    from tests.api.test_tournaments import BASE, new_tournament, register, start
+
+    seals = await new_tournament(client, game="seven-seals", options={}, table_size=3)
+    pad = await new_tournament(client, game="score-pad", options={"title": "Jass"},
+                               table_size=3)
+    for tournament in (seals, pad):
+        await register(client, tournament, ["Jürg", "Bea", "Cem"])
+        await start(client, tournament)
+    for language, names in GAME_NAMES.items():
+        url = f"{BASE}/{seals['id']}"
+        pages = [(await client.get(f"{url}/export", params={"format": "html", "lang": language})
+                  ).text] + [(await client.get(f"{url}/rounds/1/paper",
+                                               params={"sheet": sheet, "lang": language})).text
+                             for sheet in ("scores", "seats")]
+        for page in pages:
+            assert names["seven-seals"] in page, language
+            assert language == "de" or "Siegel" not in page, language
+        jass = (await client.get(f"{BASE}/{pad['id']}/rounds/1/paper",
+                                 params={"lang": language, "sheet": "seats"})).text
+        assert "Jass" in jass
+        assert names["score-pad"] not in jass
+
+
 async def test_option_errors_name_the_players_in_the_readers_language(client: Client) -> None:
     response = await client.post(
         "/api/v1/matches?lang=de",
