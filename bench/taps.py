@@ -187,6 +187,11 @@ FLOWS: dict[str, tuple[Callable[[Any, Count], None], dict[str, Any]]] = {
 }
 
 
+def save_button(page: Any, game: str) -> Any:
+    """The entry form's save button: "Save game" in Tschau Sepp, which counts games."""
+    return page.get_by_role("button", name="Save game" if game == "tschau-sepp" else "Save round")
+
+
 def play_round(page: Any, base: str, game: str, number: int = 2) -> Round:
     """Round ``number`` (1 or 2) of a fresh 4-player match of ``game``, counted. Round 1 has
     no standings above the form; Die sieben Siegel's first bidder differs, so its flow too."""
@@ -201,7 +206,7 @@ def play_round(page: Any, base: str, game: str, number: int = 2) -> Round:
     height = int(page.evaluate(HEIGHT))
     count = Count(page)
     flow(page, count)
-    count.tap(page.get_by_role("button", name="Save round"))
+    count.tap(save_button(page, game))
     saved(page, number)
     return Round(f"{game} r{number}", count.taps, count.fields, count.scrolls, height)
 

@@ -104,13 +104,16 @@ class SheetColumns:
     keys whose values are a seat or a side, shown as that player's or side's name; ``entry``:
     keys of the round's entry shown as columns too (what was said at the table and the result
     does not repeat, such as Sea Change's trump at round end); ``values``: keys whose value is a
-    term of a vocabulary (a suit), said in the reader's language."""
+    term of a vocabulary (a suit), said in the reader's language; ``round``: the heading key of
+    the column that numbers the rounds (``round`` from the export's own headings, or one of
+    ``headings``: a Tschau Sepp round is a game)."""
 
     headings: Vocabulary
     seats: frozenset[str] = frozenset()
     sides: frozenset[str] = frozenset()
     entry: tuple[str, ...] = ()
     values: Mapping[str, Vocabulary] = field(default_factory=dict)
+    round: str = "round"
 
 
 PAPER_ROWS = 20
@@ -149,7 +152,9 @@ OPTION_SHAPE = obj(
      "available": string(description="When the option applies, e.g. players == 3")},
     title="GameOption")
 DESCRIPTION_SHAPE = obj(
-    {"id": string(), "name": string(), "min_players": integer(minimum=1),
+    {"id": string(), "name": string(description="The game's name in the request's language "
+                                     "(the id never changes)"),
+     "min_players": integer(minimum=1),
      "max_players": integer(minimum=1), "options": array(OPTION_SHAPE)},
     title="GameDescription", closed=False,
     description="A game as a client offers it; each game adds what its entry screens need "
@@ -231,6 +236,8 @@ class Game(Protocol[Opt, E, R, T]):
 
     id: str
     name: str
+    """The game's name in English: the catalogues' key of its name in every language
+    (:func:`scoring.registry.game_name`)."""
     min_players: int
     max_players: int
     sheet: SheetColumns

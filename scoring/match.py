@@ -15,12 +15,14 @@ from scoring.errors import Errors, FieldError, InvalidEntry, InvalidOptions, Mat
 from scoring.game import AnyGame, Setup, Verdict
 from scoring.messages import Message, Names
 from scoring.reading import JSON, NOT_AN_OBJECT, read_name
+from scoring.registry import GAMES
 
 MAX_NAME_LENGTH = 40
 
 PLAYERS_NOT_A_LIST = Message("not_a_list", "List the players' names here.")
 PLAYER_COUNT = Message("player_count",
-                       "{game} is for {minimum} to {maximum} players, not {actual}.")
+                       "{game} is for {minimum} to {maximum} players, not {actual}.",
+                       kinds={"game": GAMES})
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +67,7 @@ def read_players(game: AnyGame, raw: JSON, errors: Errors) -> tuple[str, ...]:
         return ()
     if not game.min_players <= len(raw) <= game.max_players:
         errors.add("players", PLAYER_COUNT, minimum=game.min_players,
-                   maximum=game.max_players, actual=len(raw), game=game.name)
+                   maximum=game.max_players, actual=len(raw), game=game.id)
     names = (read_name(name, f"players[{seat}]", errors, maximum=MAX_NAME_LENGTH)
              for seat, name in enumerate(raw))
     return tuple(name for name in names if name is not None)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
 
 from scoring import games
 from scoring.game import VARIANT_SEPARATOR, AnyGame, GameVariant, Variants
+from scoring.messages import ENGLISH, Vocabulary, Wording
 
 
 @cache
@@ -36,3 +37,34 @@ def game_by_key(key: str) -> AnyGame | None:
     if game is None or bool(separator) != isinstance(game, Variants) or (separator and not variant):
         return None
     return GameVariant(game, variant) if separator else game
+
+
+GAME_NAME = ("the name of a game: the title of its published edition in this language if there "
+             "is one, else the title translated; a proper name (Sea Change, Tschau Sepp) is kept")
+"""The catalogue context of the games' names."""
+
+
+class _GameNames(Mapping[str, str]):
+    """Every game's English name (``Game.name``) by its id, from the registry when first read;
+    a variant's key (``score-pad:Jass``) gives its title, as the table typed it."""
+
+    def __getitem__(self, key: str) -> str:
+        game = all_games().get(key) or game_by_key(key)
+        if game is None:
+            raise KeyError(key)
+        return game.name
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(all_games())
+
+    def __len__(self) -> int:
+        return len(all_games())
+
+
+GAMES = Vocabulary(GAME_NAME, _GameNames())
+"""The games' names by game key, said in the reader's language (a message's ``{game}``)."""
+
+
+def game_name(game: AnyGame, wording: Wording = ENGLISH) -> str:
+    """The game's name said with ``wording`` (:data:`GAMES`): a variant's is its title."""
+    return wording.term(GAMES, game.id, "")

@@ -99,9 +99,9 @@ def club_words(words: Words) -> SheetWords:
     return SheetWords(words).with_columns(HEADINGS)
 
 
-def _game_name(game_id: str) -> str:
-    game = registry.game_by_key(game_id)
-    return game_id if game is None else game.name
+def _game_name(game_key: str, words: SheetWords) -> str:
+    """A game (a pad's ``score-pad:Jass``: its title) by its name in the export's language."""
+    return words.wording.term(registry.GAMES, game_key, "")
 
 
 def _totals() -> list[str]:
@@ -128,7 +128,7 @@ def results_rows(results: list[ClubResult], words: SheetWords) -> list[list[Cell
         rows.append([
             result.finish, result.finished_at.isoformat(), result.played_at.isoformat(),
             result.evening.isoformat(), result.location, result.match,
-            _game_name(result.game), result.player, result.name, result.rank,
+            _game_name(result.game, words), result.player, result.name, result.rank,
             words.flag(result.won), result.rounds, *(result.totals.get(t) for t in totals),
             *((rating.mu, rating.sigma, rating.ordinal) if rating else (None, None, None))])
     return rows
@@ -147,7 +147,7 @@ def statistics_rows(statistics: list[s.StatisticsRow], words: SheetWords) -> lis
             values += [found.average, found.best] if found else [None, None]
         rating = row.rating
         rows.append([
-            row.player, row.name, _game_name(row.game), row.played, row.won, row.win_rate,
+            row.player, row.name, _game_name(row.game, words), row.played, row.won, row.win_rate,
             row.rounds, row.streak, row.longest_streak, *values,
             *((rating.mu, rating.sigma, rating.ordinal) if rating else (None, None, None)),
             row.rated])

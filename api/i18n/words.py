@@ -20,7 +20,7 @@ from babel.support import Translations
 
 from api.i18n.catalogues import catalogue
 from api.i18n.negotiation import DEFAULT, Choice
-from scoring.messages import ENGLISH, NO_NAMES, Message, Names, Vocabulary, Wording
+from scoring.messages import ENGLISH, NO_NAMES, Kind, Message, Names, Vocabulary, Wording
 
 LARGEST_FORMATTED = 10**15
 
@@ -44,10 +44,11 @@ class Phrase:
                            self.names)
 
 
-def _(text: str, /, **params: Any) -> Phrase:
+def _(text: str, /, kinds: Mapping[str, Kind] | None = None, **params: Any) -> Phrase:
     """Mark ``text`` (English, with ``{name}`` placeholders) for the catalogues, to be said in
-    the reader's language with ``params``."""
-    return Phrase(Message("", text), params)
+    the reader's language with ``params``; ``kinds`` says what a parameter that is more than a
+    number or a text stands for (``{"game": GAMES}``: a game's key, said as its name)."""
+    return Phrase(Message("", text, kinds=kinds or {}), params)
 
 
 def _n(singular: str, plural: str, /, count: int, **params: Any) -> Phrase:

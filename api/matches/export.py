@@ -102,7 +102,8 @@ def score_sheet_rows(match: Match, words: SheetWords = ENGLISH,
     game = registry.game_by_id(match.game)
     entry_keys = [k for k in (game.sheet.entry if game else ()) if k not in scalar_keys]
     header: list[Cell] = [words.heading(key)
-                          for key in ("round", *entry_keys, *scalar_keys, "match_winner")]
+                          for key in (game.sheet.round if game else "round", *entry_keys,
+                                      *scalar_keys, "match_winner")]
     for side in range(sides):
         header += [
             words.side_heading(names[side], key, total=part == "totals")

@@ -875,7 +875,7 @@ async def finish_match(
         played = len(stored.entries)
         if not isinstance(game, FinishedByHand):
             raise Conflict(_("{game} ends by its own rules; a match of it cannot be finished "
-                             "by hand.", game=game.name))
+                             "by hand.", kinds={"game": registry.GAMES}, game=game.id))
         if not game.can_finish(setup, played):
             raise Conflict(_("Record a round before finishing the match."))
         record = stored.record

@@ -75,7 +75,7 @@ def refuse_unpriced(game: AnyGame, path: str) -> Unprocessable:
     """Stakes for a setup the game prices nothing by (solo Sea Change)."""
     return Unprocessable(BAD_STAKES, errors=[Fault(path, "not_for_money", _(
         "{game} is not played for money with these players: no total costs anything.",
-        game=game.name))])
+        kinds={"game": registry.GAMES}, game=game.id))])
 
 
 def answer(raw: Any) -> s.MatchStakes | None:

@@ -80,11 +80,9 @@ def game_key_of(tournament: s.Tournament) -> str:
 
 
 def said_game(tournament: s.Tournament, words: Words) -> str:
-    """The tournament's game by its name; a score pad's by its title, as the organiser typed it
-    (the same in every language). ``words``: the reader's, whose catalogue is to say the names
-    of the games Tafelrunde knows."""
-    game = registry.game_by_key(game_key_of(tournament))
-    return tournament.game if game is None else game.name
+    """The tournament's game by its name in the reader's language (a score pad's title, as the
+    organiser typed it)."""
+    return words.term(registry.GAMES, game_key_of(tournament), "")
 
 
 def standings_line(tournament: s.Tournament, standings: s.Standings, game: str) -> Phrase:

@@ -178,7 +178,8 @@ def check_settings(settings: s.NewTournament | s.BackupSettings, prefix: str = "
     except SeatingImpossible as impossible:
         problems.append(Fault("table_size", "table_size", _(
             "{game} is played by {minimum} to {maximum} players at one table, so tables of "
-            "{size} are not possible.", game=game.name, size=settings.table_size,
+            "{size} are not possible.", kinds={"game": registry.GAMES}, game=game.id,
+            size=settings.table_size,
             **{"minimum": max(game.min_players, 2), "maximum": game.max_players,
                **{k: v for k, v in impossible.params.items() if isinstance(v, int)}})))
     else:

@@ -29,6 +29,17 @@ export function gameName(gameId) {
   return at >= 0 ? gameId.slice(at + 1) : t(`game.${gameId}`);
 }
 
+/**
+ * A sentence about a match's rounds in its game's words. Tschau Sepp counts games, not rounds
+ * (rules.md §3, and its options and reasons from the API: "Number of games", "After 5 games"), so
+ * it has its own sentences where they name a round (`ts.games.<key with _ for .>`: "Game 3",
+ * "Spiel 3"; French and Italian say manche and mano for both).
+ */
+export function roundT(gameId, key, params) {
+  const own = key.replace('.', '_');
+  return gameId === 'tschau-sepp' && has(`ts.games.${own}`) ? t(`ts.games.${own}`, params) : t(key, params);
+}
+
 /** What a match is called: its game, or the game a score pad keeps (its `title`: Jass). */
 export function matchTitle(match) {
   return match.options?.title || gameName(match.game);
@@ -130,7 +141,7 @@ export function roundSheet(view, { edit = false } = {}) {
 function roundTable(view, sides, base, edit) {
   const { match, module } = view;
   return h('table', { class: 'sheet' },
-    h('caption', { class: 'sr-only' }, t('sheet.rounds')),
+    h('caption', { class: 'sr-only' }, roundT(match.game, 'sheet.rounds')),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'),
       sides.map((s) => h('th', { scope: 'col', class: 'num' }, s.name)),
       edit && h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, t('history.edit'))))),
@@ -140,7 +151,7 @@ function roundTable(view, sides, base, edit) {
       // A pencil, not the word: "Ändern" or "Modifier" in a column of its own pushed a sheet of
       // four players past a 360 px screen, the link cut off at its edge.
       edit && h('td', { class: 'edit' }, h('a', { class: 'small-button edit-round', href: `${base}/rounds/${round.number}`,
-        'aria-label': t('history.edit_round', { n: round.number }) }, '✎'))))));
+        'aria-label': roundT(match.game, 'history.edit_round', { n: round.number }) }, '✎'))))));
 }
 
 /**

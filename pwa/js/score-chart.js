@@ -9,7 +9,7 @@
 import { lineChart } from './chart.js';
 import { h, replace } from './dom.js';
 import { number, t } from './i18n.js';
-import { winnerNames } from './match-view.js';
+import { roundT, winnerNames } from './match-view.js';
 
 const FIXED = new Set(['seat', 'team', 'seats', 'name', 'rank', 'player']);
 // The total a reader chose per match, kept while the app is open: a live update redraws the
@@ -34,7 +34,7 @@ function chartOf(view, sides, key) {
   const label = t(`total.${key}`);
   return lineChart({
     title: t('chart.title', { total: label }),
-    xLabel: t('chart.round'),
+    xLabel: roundT(match.game, 'chart.round'),
     yLabel: label,
     series: sides.map((side, index) => ({
       name: side.name,

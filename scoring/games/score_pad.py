@@ -61,6 +61,7 @@ from scoring.reading import (
     read_object,
     require,
 )
+from scoring.registry import game_name
 from scoring.shapes import (
     ENTRY_PROBLEM,
     GameShapes,
@@ -412,7 +413,7 @@ OPTION_SPECS = (
 
 def describe(wording: Wording = ENGLISH) -> dict[str, JSON]:
     return {
-        "id": GAME.id, "name": GAME.name, "min_players": GAME.min_players,
+        "id": GAME.id, "name": game_name(GAME, wording), "min_players": GAME.min_players,
         "max_players": GAME.max_players,
         "options": [spec.as_json(wording) for spec in OPTION_SPECS],
         "points_range": {"minimum": -MAX_POINTS, "maximum": MAX_POINTS},

@@ -70,6 +70,7 @@ from scoring.measures import Measure, Priced
 from scoring.messages import ENGLISH, SEAT, SIDE, Listed, Message, Names, Vocabulary, Wording
 from scoring.ranking import shared_ranks
 from scoring.reading import JSON, read_choice, read_int, read_list, read_object
+from scoring.registry import game_name
 from scoring.shapes import (
     ENTRY_PROBLEM,
     GameShapes,
@@ -480,7 +481,7 @@ def describe(wording: Wording = ENGLISH) -> dict[str, JSON]:
         for players, rule in DECK_RULES.items()
     }
     return {
-        "id": GAME.id, "name": GAME.name, "min_players": GAME.min_players,
+        "id": GAME.id, "name": game_name(GAME, wording), "min_players": GAME.min_players,
         "max_players": GAME.max_players,
         "options": [spec.as_json(wording) for spec in OPTION_SPECS],
         "suits": list(SUITS), "values": list(range(len(CARD_POINTS))), "card_ids": list(CARD_IDS),

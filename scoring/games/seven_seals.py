@@ -62,6 +62,7 @@ from scoring.measures import Measure, Priced
 from scoring.messages import ENGLISH, Listed, Message, Vocabulary, Wording
 from scoring.ranking import best, shared_ranks
 from scoring.reading import JSON, read_int, read_object
+from scoring.registry import game_name
 from scoring.shapes import (
     ENTRY_PROBLEM,
     GameShapes,
@@ -219,7 +220,7 @@ SHAPES = GameShapes(
 
 class SevenSeals:
     id = "seven-seals"
-    name = "Die sieben Siegel"
+    name = "The Seven Seals"
     sheet = SHEET
     min_players = 3
     max_players = MAX_PLAYERS
@@ -229,7 +230,7 @@ class SevenSeals:
 
     def describe(self, wording: Wording = ENGLISH) -> dict[str, JSON]:
         return {
-            "id": self.id, "name": self.name, "min_players": self.min_players,
+            "id": self.id, "name": game_name(self, wording), "min_players": self.min_players,
             "max_players": self.max_players,
             "options": [spec.as_json(wording) for spec in _OPTION_SPECS],
             "colours": list(COLOURS), "trump": COLOURS[0],

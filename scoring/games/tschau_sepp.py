@@ -92,6 +92,7 @@ from scoring.reading import (
     read_str,
     unknown_choice,
 )
+from scoring.registry import game_name
 from scoring.shapes import (
     ENTRY_PROBLEM,
     GameShapes,
@@ -166,7 +167,8 @@ COLUMNS = Vocabulary("a column of the Tschau Sepp score sheet", {
     "penalty": "penalty points", "winner": "went out", "wins": "games won", "games": "games",
     "game": "game",
 })
-SHEET = SheetColumns(COLUMNS, seats=frozenset({"winner"}))
+# A round is a game (rules.md §3: "an agreed number of games"), on the sheet as in the options.
+SHEET = SheetColumns(COLUMNS, seats=frozenset({"winner"}), round="game")
 NOT_WITH_TABLE = Message("not_with_table",
                          "Penalty points per rank are set only with your own values, not with "
                          "{table}.", kinds={"table": PENALTY_TABLE})
@@ -609,7 +611,7 @@ class TschauSepp:
         }
         players = range(MIN_PLAYERS, MAX_PLAYERS + 1)
         return {
-            "id": self.id, "name": self.name, "min_players": self.min_players,
+            "id": self.id, "name": game_name(self, wording), "min_players": self.min_players,
             "max_players": self.max_players,
             "options": [spec.as_json(wording) for spec in OPTION_SPECS],
             "suits": suits, "ranks": ranks, "cards": list(CARDS),

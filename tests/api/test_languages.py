@@ -15,6 +15,8 @@ from litestar.testing import AsyncTestClient
 
 from api.i18n import catalogues, compiling, maintenance, words_for
 from api.i18n.negotiation import Choice, from_header, negotiate
+from scoring.registry import GAME_NAME
+from tests.api.conftest import NewTable
 from tests.conftest import problem
 
 Client = AsyncTestClient  # type: ignore[type-arg]
@@ -79,7 +81,8 @@ def test_every_catalogue_says_every_message_with_the_english_placeholders() -> N
 # the English is a copy that a German, French or Italian player would read in English.
 SAME_EVERYWHERE = {
     ("a rank of the Swiss German Jass deck", rank) for rank in ("Banner", "Under", "Ober")} | {
-    ("a column heading of a club's export", "mu"), ("a column heading of a club's export", "sigma")}
+    ("a column heading of a club's export", "mu"), ("a column heading of a club's export", "sigma")
+} | {(GAME_NAME, name) for name in ("Sea Change", "Tschau Sepp")}
 SAME_AS_ENGLISH = {
     "de": {("option teams", "Teams")},
     "fr": {("a column heading of the tournament standings", "club"),
@@ -203,6 +206,61 @@ async def test_a_problem_is_said_in_each_language_with_the_same_codes(client: Cl
     for language, body in said.items():
         assert [(e["path"], e["code"], e["params"]) for e in body["errors"]] == [
             (e["path"], e["code"], e["params"]) for e in english["errors"]], language
+
+
+GAME_NAMES = {
+    "de": {"sea-change": "Sea Change", "seven-seals": "Die sieben Siegel",
+           "tschau-sepp": "Tschau Sepp", "score-pad": "Punkteblock"},
+    "fr": {"sea-change": "Sea Change", "seven-seals": "Les sept sceaux",
+           "tschau-sepp": "Tschau Sepp", "score-pad": "Feuille de marque"},
+    "it": {"sea-change": "Sea Change", "seven-seals": "I sette sigilli",
+           "tschau-sepp": "Tschau Sepp", "score-pad": "Segnapunti"},
+    "en": {"sea-change": "Sea Change", "seven-seals": "The Seven Seals",
+           "tschau-sepp": "Tschau Sepp", "score-pad": "Score pad"},
+}
+
+
+async def test_a_game_is_named_in_the_readers_language(client: Client) -> None:
+    """No German title on a French or Italian screen: /games and the messages that name a
+    game say it as the request's language does; its id stays the same."""
+    for language, names in GAME_NAMES.items():
+        games = (await client.get("/api/v1/games",
+                                  headers={"Accept-Language": f"{language}-CH"})).json()
+        assert {game["id"]: game["name"] for game in games} == names
+        one = (await client.get(f"/api/v1/games/seven-seals?lang={language}")).json()
+        assert one["name"] == names["seven-seals"]
+        refused = problem(await client.post(
+            f"/api/v1/matches?lang={language}",
+            json={"game": "seven-seals", "players": ["Ann", "Bea"]}), 422)
+        message = next(e["message"] for e in refused["errors"] if e["path"] == "players")
+        assert message.startswith(names["seven-seals"]), message
+
+
+async def test_the_printed_pages_name_a_tournaments_game_in_the_readers_language(
+        client: Client) -> None:
+    """The standings and both paper sheets of a round name the game as the reader's language
+    does; a score pad's own title stays as typed."""
+    from tests.api.test_tournaments import BASE, new_tournament, register, start
+
+    seals = await new_tournament(client, game="seven-seals", options={}, table_size=3)
+    pad = await new_tournament(client, game="score-pad", options={"title": "Jass"},
+                               table_size=3)
+    for tournament in (seals, pad):
+        await register(client, tournament, ["Jürg", "Bea", "Cem"])
+        await start(client, tournament)
+    for language, names in GAME_NAMES.items():
+        url = f"{BASE}/{seals['id']}"
+        pages = [(await client.get(f"{url}/export", params={"format": "html", "lang": language})
+                  ).text] + [(await client.get(f"{url}/rounds/1/paper",
+                                               params={"sheet": sheet, "lang": language})).text
+                             for sheet in ("scores", "seats")]
+        for page in pages:
+            assert names["seven-seals"] in page, language
+            assert language == "de" or "Siegel" not in page, language
+        jass = (await client.get(f"{BASE}/{pad['id']}/rounds/1/paper",
+                                 params={"lang": language, "sheet": "seats"})).text
+        assert "Jass" in jass
+        assert names["score-pad"] not in jass
 
 
 async def test_option_errors_name_the_players_in_the_readers_language(client: Client) -> None:
@@ -372,6 +430,29 @@ async def test_the_score_sheet_speaks_the_readers_language(client: Client) -> No
     assert sheets["it"][0].startswith("Mano,Sabotatore,")
     assert "Anna: punti di penalità" in sheets["it"][0]
     assert sheets["en"][1].split(",")[:5] == ["1", "Ben", "", "0", "yes"]
+
+
+# What a Tschau Sepp round is called: a game (rules.md §3), in each language's word for it;
+# French and Italian call any game's round a manche and a mano, so for them the two are one.
+TSCHAU_SEPP_GAME = {"de": ("Spiel", "Spielen", "Runde"), "en": ("Game", "games", "Round"),
+                    "fr": ("Manche", "manches", None), "it": ("Mano", "mani", None)}
+
+
+async def test_tschau_sepp_says_games_not_rounds(client: Client, new_table: NewTable) -> None:
+    """Its options, its reasons and its score sheet's columns name one thing: a game."""
+    table = await new_table({"games": 2})
+    for penalty in ([0, 7, 12], [6, 0, 9]):
+        recorded = await table.record({"winner": penalty.index(0), "penalty": penalty})
+        assert recorded.status_code == 201, recorded.text
+    for language, (game, games, round_word) in TSCHAU_SEPP_GAME.items():
+        sheet = await client.get(f"{table.url}/export?lang={language}")
+        header = sheet.content.decode("utf-8").removeprefix("\ufeff").splitlines()[0]
+        assert re.split("[,;]", header)[0] == game, (language, header)
+        reason = (await client.get(table.url, params={"lang": language})).json()["reason"]
+        assert f" 2 {games}" in reason["message"], (language, reason)
+        described = (await client.get(f"/api/v1/games/tschau-sepp?lang={language}")).text
+        if round_word is not None:
+            assert round_word.lower() not in f"{header} {described} {reason}".lower(), language
 
 
 async def test_the_printable_standings_speak_the_readers_language(client: Client) -> None:

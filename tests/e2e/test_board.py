@@ -224,7 +224,7 @@ def test_the_board_asks_to_keep_the_screen_awake(
         expect(screen.page.locator(".board-table")).to_have_count(15)
         assert screen.page.evaluate("() => window.wakeLocks") == ["screen"]
         # Leaving the board lets the screen sleep again; nothing asks for a lock on other screens.
-        screen.page.get_by_role("link", name="Overview").click()
+        screen.page.get_by_role("link", name="Tournament overview").click()
         expect(screen.page.get_by_role("heading", name="Jassabend")).to_be_visible()
         expect(screen.page.locator(".bar")).to_be_visible()
         assert screen.page.evaluate("() => window.wakeLocks") == ["screen"]

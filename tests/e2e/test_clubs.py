@@ -50,7 +50,7 @@ def tschau_sepp_for_the_club(page: Any, penalties: dict[str, int]) -> None:
     for name, points in penalties.items():
         if points:
             page.get_by_label(f"Penalty points of {name}", exact=True).fill(str(points))
-    page.get_by_role("button", name="Save round").click()
+    page.get_by_role("button", name="Save game").click()
     expect(page.locator("#winner-names")).to_have_text(f"{out} wins!", timeout=SAVED)
 
 

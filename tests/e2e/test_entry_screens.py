@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from bench.taps import FLOWS, HEIGHT, PHONE, Count, open_match, play_round
+from bench.taps import FLOWS, HEIGHT, PHONE, Count, open_match, play_round, save_button
 from tests.e2e.conftest import box_of, phone_in_use
 from tests.e2e.test_pwa import save_typed_round
 
@@ -46,8 +46,9 @@ def test_a_round_takes_no_more_taps_and_typed_fields_than_the_target(
     phone.open("#/")
     played = play_round(phone.page, server.base, game)
     assert played.total <= played.target, played
-    # The next round is open at once, under the standings after this one.
-    expect(phone.page.locator(".entry-head h2")).to_contain_text("Round 3")
+    # The next round is open at once, under the standings after this one (Tschau Sepp: game).
+    expect(phone.page.locator(".entry-head h2")).to_contain_text(
+        "Game 3" if game == "tschau-sepp" else "Round 3")
     expect(phone.page.locator(".strip li")).to_have_count(4)
 
 
@@ -66,7 +67,7 @@ def test_a_sea_change_or_tschau_sepp_round_fits_one_screen_with_save_in_reach(
     FLOWS[game][0](page, count)
     assert count.scrolls == 0
     assert page.evaluate(HIDDEN_CONTROLS) == []
-    expect(page.get_by_role("button", name="Save round")).to_be_in_viewport()
+    expect(save_button(page, game)).to_be_in_viewport()
 
 
 def test_a_seven_seals_round_fits_two_screens(phone: Any, server: Any) -> None:
@@ -88,12 +89,12 @@ def test_the_toast_spans_the_screen_above_the_save_bar(phone: Any, server: Any) 
     page.click("[data-path=winner] [data-value='1']")
     page.get_by_role("radio", name="Points", exact=True).click()
     FLOWS["tschau-sepp"][0](page, Count(page))
-    page.get_by_role("button", name="Save round").click()
+    page.get_by_role("button", name="Save game").click()
     # Measured in the same instant it is seen shown: it hides after 3.5 s, which a loaded
     # machine can take between two steps of a test.
     seen = page.wait_for_function("""() => {
       const toast = document.getElementById('toast');
-      if (!toast.classList.contains('show') || toast.textContent !== 'Round 2 saved.') return null;
+      if (!toast.classList.contains('show') || toast.textContent !== 'Game 2 saved.') return null;
       const box = (el) => el.getBoundingClientRect().toJSON();
       return { toast: box(toast), bar: box(document.querySelector('.action-bar')) };
     }""").json_value()
@@ -212,8 +213,8 @@ def test_tschau_sepp_points_no_hand_is_worth_are_said_at_the_field_as_they_are_t
     ben.fill("6")
     expect(error).to_have_count(0)
     page.get_by_label("Penalty points of Cid").fill("20")
-    page.get_by_role("button", name="Save round").click()
-    expect(page.locator(".entry-head h2")).to_contain_text("Round 2")
+    page.get_by_role("button", name="Save game").click()
+    expect(page.locator(".entry-head h2")).to_contain_text("Game 2")
 
 
 def test_the_middle_counts_black_seals_as_they_are_entered_and_too_many_are_said_there(

@@ -68,7 +68,7 @@ def test_an_evening_for_money_its_settlement_and_a_payment_into_the_kasse(
     page.get_by_role("radio", name="Points", exact=True).click()
     page.get_by_label("Penalty points of Bea", exact=True).fill("7")
     page.get_by_label("Penalty points of Cem", exact=True).fill("13")
-    page.get_by_role("button", name="Save round").click()
+    page.get_by_role("button", name="Save game").click()
     expect(page.locator("#winner-names")).to_have_text("Ann wins!", timeout=SAVED)
     transfers = page.locator("#settlement .transfer")
     expect(transfers).to_have_count(2)

@@ -52,8 +52,8 @@ def test_a_phone_on_the_club_network_plays_and_shares_links_with_that_address(
         page.locator("[data-path=winner] [data-value='0']").click()
         page.get_by_role("radio", name="Points", exact=True).click()
         page.get_by_label("Penalty points of Ben").fill("7")
-        page.get_by_role("button", name="Save round").click()
-        expect(page.locator(".entry-head h2")).to_contain_text("Round 2")
+        page.get_by_role("button", name="Save game").click()
+        expect(page.locator(".entry-head h2")).to_contain_text("Game 2")
         match = page.evaluate("() => location.hash.split('/')[2]")
         assert len(server.get(f"/api/v1/matches/{match}")["rounds"]) == 1
 

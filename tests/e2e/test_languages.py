@@ -239,7 +239,7 @@ def test_a_tournament_round_reads_in_the_language_from_registration_to_confirmat
     expect(page.locator(".table-card .qr img")).to_be_visible()
     assert english_on_screen(page, lang) == []
     link = str(page.locator(".table-link").get_attribute("href"))
-    page.get_by_role("link", name=words(lang, "tt.back")).click()
+    page.get_by_role("link", name=words(lang, "tt.to_tournament")).click()
     page.get_by_role("link", name=words(lang, "tt.board")).click()
     expect(page.locator(".board-standings tbody tr")).to_have_count(4)
     assert english_on_screen(page, lang) == []
@@ -254,7 +254,7 @@ def test_a_tournament_round_reads_in_the_language_from_registration_to_confirmat
             phone_in_use(browser, server, PHONES[lang]) as neighbour:
         table.page.goto(link)
         table.page.click("[data-path=winner] [data-value='0']")
-        table.page.get_by_role("button", name=words(lang, "sheet.save")).click()
+        table.page.get_by_role("button", name=words(lang, "ts.games.sheet_save")).click()
         expect(table.page.locator("#table-waiting")).to_have_text(words(lang, "tt.other_phone"),
                                                                   timeout=SAVED)
         reason = api_english(server, lang, f"/matches/{match}", token=token)
@@ -285,7 +285,7 @@ def test_the_history_of_four_players_fits_the_phone_with_each_round_editable(
     local_phone.open(f"#/m/{made['id']}/history")
     page = local_phone.page
     for number in (1, 2):
-        edit = page.get_by_role("link", name=words(lang, "history.edit_round", n=number),
+        edit = page.get_by_role("link", name=words(lang, "ts.games.history_edit_round", n=number),
                                 exact=True)
         expect(edit).to_be_visible()
         box = box_of(edit)
@@ -440,7 +440,8 @@ def test_every_games_entry_and_its_refusal_read_in_the_language(
     if game == "seven-seals":
         page.fill("[data-path='black[0]'] input", "4")
         page.fill("[data-path='black[1]'] input", "3")
-    page.get_by_role("button", name=words(lang, "sheet.save")).click()
+    save = "ts.games.sheet_save" if game == "tschau-sepp" else "sheet.save"  # it counts games
+    page.get_by_role("button", name=words(lang, save)).click()
     expect(page.locator(".field-error").first).to_be_visible(timeout=SAVED)
     assert sent, "the phone sent no round"
     refused = api_english(server, lang, path, sent[-1], made["token"])

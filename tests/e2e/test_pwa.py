@@ -112,12 +112,12 @@ def test_a_tschau_sepp_match_is_played_to_the_winner_screen(phone: Any, server: 
     page.locator("[data-card=rosen-ass]").click()
     page.locator("[data-card=eicheln-under]").click()
     expect(page.locator("[data-path='hands[1]']")).to_contain_text("31 points")
-    page.get_by_role("button", name="Save round").click()
-    expect(page.locator(".entry-head h2")).to_contain_text("Round 2")
+    page.get_by_role("button", name="Save game").click()
+    expect(page.locator(".entry-head h2")).to_contain_text("Game 2")
     page.locator("[data-path=winner] [data-value='1']").click()
     page.get_by_role("radio", name="Points", exact=True).click()
     page.get_by_label("Penalty points of Ann").fill("7")
-    page.get_by_role("button", name="Save round").click()
+    page.get_by_role("button", name="Save game").click()
     expect(page.locator("#winner-names")).to_have_text("Ann wins!")
     expect(page.locator("#winner-reason")).to_contain_text("Ann")
 
@@ -185,13 +185,15 @@ def test_the_ui_speaks_german_when_the_browser_prefers_it_and_switches_to_englis
     made = server.post("/api/v1/matches", {"game": "tschau-sepp", "players": ["Ann", "Ben"]})
     german_phone.open(f"#/m/{made['id']}?t={made['token']}")
     page = german_phone.page
-    expect(page.get_by_role("button", name="Runde speichern")).to_be_visible()
+    # Tschau Sepp counts games (rules.md §3), as its options and reasons say.
+    expect(page.get_by_role("button", name="Spiel speichern")).to_be_visible()
+    expect(page.locator(".entry-head h2")).to_contain_text("Spiel 1")
     page.locator("[data-path=winner] [data-value='0']").click()
     expect(page.get_by_role("group", name="Rosen")).to_be_visible()
     expect(page.get_by_role("group", name="Schilten")).to_be_visible()
     expect(page.get_by_label("Eicheln-Under")).to_be_visible()
     page.get_by_role("combobox", name="Sprache").select_option("en")
-    expect(page.get_by_role("button", name="Save round")).to_be_visible()
+    expect(page.get_by_role("button", name="Save game")).to_be_visible()
     page.goto(f"{server.base}/#/")
     expect(page.get_by_role("heading", name="Keep score at the table")).to_be_visible()
 

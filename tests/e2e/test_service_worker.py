@@ -110,8 +110,8 @@ def test_a_matchs_entry_form_never_opened_works_offline_after_the_install(
     page.locator("[data-path=winner] [data-value='0']").click()
     page.get_by_role("radio", name="Points").click()
     page.get_by_label("Penalty points of Ben").fill("9")
-    page.get_by_role("button", name="Save round").click()
-    expect(page.locator(".pending-round")).to_have_text("Round 1: waiting to be sent")
+    page.get_by_role("button", name="Save game").click()
+    expect(page.locator(".pending-round")).to_have_text("Game 1: waiting to be sent")
 
 
 def test_a_clubs_ladder_opened_once_online_shows_offline(phone: Any, server: Server) -> None:
@@ -222,26 +222,26 @@ def test_a_changed_file_becomes_the_new_version_and_the_outbox_survives_it(
         page.locator("[data-path=winner] [data-value='0']").click()
         page.get_by_role("radio", name="Points").click()
         page.get_by_label("Penalty points of Ben").fill("12")
-        page.get_by_role("button", name="Save round").click()
-        expect(page.locator(".pending-round")).to_have_text("Round 1: waiting to be sent")
+        page.get_by_role("button", name="Save game").click()
+        expect(page.locator(".pending-round")).to_have_text("Game 1: waiting to be sent")
 
         strings = pwa / "i18n" / "en.json"
         strings.write_text(strings.read_text(encoding="utf-8").replace(
-            '"Save round"', '"Record round"'), encoding="utf-8")
+            '"Save game"', '"Record game"'), encoding="utf-8")
         changed = precache_version(server.base)
         assert changed not in first
 
         page.reload()  # the browser checks for a new worker; this page is still the old version
         page.wait_for_selector("body[data-ready]")
-        expect(page.get_by_role("button", name="Save round")).to_be_visible()
+        expect(page.get_by_role("button", name="Save game")).to_be_visible()
         wait_for_versions(page, [changed])
 
         # The next screen opened loads the new version whole.
         page.get_by_role("link", name="History").click()
         page.wait_for_selector("body[data-ready]")
         page.get_by_role("link", name="Enter").click()
-        expect(page.get_by_role("button", name="Record round")).to_be_visible()
-        expect(page.locator(".pending-round")).to_have_text("Round 1: waiting to be sent")
+        expect(page.get_by_role("button", name="Record game")).to_be_visible()
+        expect(page.locator(".pending-round")).to_have_text("Game 1: waiting to be sent")
         assert server.get(f"/api/v1/matches/{made['id']}")["rounds"] == []
 
         phone.context.unroute("**/api/v1/matches/*/rounds")

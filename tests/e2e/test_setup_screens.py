@@ -93,7 +93,7 @@ def test_forgetting_a_match_asks_first_and_it_can_be_brought_back_with_its_edit_
     expect(page.locator(".forgotten")).to_be_hidden()
     # Its edit token came back with it: the round can be entered.
     page.locator(".recent-match", has_text="Ann, Ben").click()
-    expect(page.get_by_role("button", name="Save round")).to_be_visible()
+    expect(page.get_by_role("button", name="Save game")).to_be_visible()
 
 
 def test_registration_enter_clears_and_offers_clubs_and_players_can_be_corrected(

@@ -42,7 +42,7 @@ def enter(phone: Any, link: str) -> None:
     page.locator("[data-path=winner] [data-value='0']").click()
     for k, value in enumerate(page.locator(".stepper input").all()):
         value.fill(str(1 + k))
-    page.get_by_role("button", name="Save round").click()
+    page.get_by_role("button", name="Save game").click()
     expect(page.locator("#winner-names")).to_be_visible()
 
 
@@ -139,7 +139,7 @@ def test_a_round_saved_while_the_phones_key_is_on_its_way_waits_for_it(
     page.locator("[data-path=winner] [data-value='0']").click()
     for k, value in enumerate(page.locator(".stepper input").all()):
         value.fill(str(1 + k))
-    page.get_by_role("button", name="Save round").click()
+    page.get_by_role("button", name="Save game").click()
     page.wait_for_timeout(1000)  # time enough to send the round, were it not waiting
     assert len(held) == 1
     assert server.get(f"{T}/{tournament['id']}")["round_list"][0]["tables"][0]["state"] == "open"

@@ -63,7 +63,7 @@ def table_links(organiser: Any, round_number: int) -> list[str]:
         expect(card.locator(".qr img")).to_be_visible()
     links = [str(link) for link in page.locator(".table-link").evaluate_all(
         "links => links.map(a => a.href)")]
-    page.get_by_role("link", name="Back").click()
+    page.get_by_role("link", name="Tournament overview").click()
     return links
 
 
@@ -76,7 +76,7 @@ def enter_result(phone: Any, link: str, table: int) -> None:
     page.locator("[data-path=winner] [data-value='0']").click()
     for k, value in enumerate(page.locator(".stepper input").all()):
         value.fill(str(1 + (table + k) % 3))
-    page.get_by_role("button", name="Save round").click()
+    page.get_by_role("button", name="Save game").click()
     expect(page.locator("#winner-names")).to_be_visible()
     expect(page.locator("#table-waiting")).to_have_text(
         "Entered on this phone: another phone at the table must confirm.")
@@ -125,7 +125,7 @@ def test_an_organiser_runs_two_rounds_confirmed_from_other_phones_to_standings_a
     page.get_by_role("link", name="Board").first.click()
     expect(page.locator(".board-standings tbody tr")).to_have_count(12)
     expect(page.locator(".board-ranking")).to_contain_text(leader["name"])
-    page.get_by_role("link", name="Overview").click()
+    page.get_by_role("link", name="Tournament overview").click()
 
     with page.expect_download() as download:
         page.get_by_role("link", name="Standings as CSV").click()

@@ -42,11 +42,11 @@ SAME_AS_ENGLISH = {
            "pad.points", "tt.tiebreak.points", "tt.tables", "tt.table_n", "tt.table", "tt.exports",
            "sc.points", "ts.points", "tt.my_points", "tt.my_tables", "ss.saboteur",
            "ss.colour.violet", "ts.swiss.suit.rosen", "sc.scores", "tidy.entry.scores"},
-    "it": {"game.seven-seals", "tidy.no"},
+    "it": {"tidy.no"},
 }
 # Jass ranks keep their Swiss German names in every language; indices are letters and digits;
 # a rating's mu and sigma are openskill's names.
-SAME_EVERYWHERE = {"game.sea-change", "game.seven-seals", "game.tschau-sepp", "game.score-pad",
+SAME_EVERYWHERE = {"game.sea-change", "game.tschau-sepp",
                    "season.period",
                    "ts.swiss.rank.banner", "ts.swiss.rank.under", "ts.swiss.rank.ober",
                    "ts.swiss.short.banner", "ts.swiss.short.under", "ts.swiss.short.ober",
@@ -56,7 +56,8 @@ SAME_EVERYWHERE = {"game.sea-change", "game.seven-seals", "game.tschau-sepp", "g
 SOURCES = {path: path.read_text(encoding="utf-8") for path in sorted((PWA / "js").rglob("*.js"))}
 NAMESPACES = {key.split(".")[0] for key in ENGLISH}
 QUOTED_KEY = re.compile(r"""['"]([a-z]+(?:\.[a-z0-9_-]+)+)['"]""")
-TEMPLATE_KEY = re.compile(r"\b(?:t|has)\(`([a-z]+(?:\.[a-z0-9_-]+)*\.)\$\{")
+# t(`audit.${action}`), and roundT(game, `audit.${action}`) (match-view.js: a game's own words)
+TEMPLATE_KEY = re.compile(r"\b(?:(?:t|has)\(|roundT\([^,()]+,\s*)`([a-z]+(?:\.[a-z0-9_-]+)*\.)\$\{")
 
 
 def forms(value: Any) -> dict[str, str]:
@@ -211,12 +212,29 @@ def test_the_app_names_every_jass_card_as_the_api_does(lang: str, faces: str) ->
 
 @pytest.mark.parametrize("lang", sorted(CATALOGUES))
 def test_the_app_calls_each_game_what_the_api_calls_it(lang: str) -> None:
-    """The game picker, the printed standings and the API's messages ("Die sieben Siegel is for
-    2 to 6 players") name a game the same way."""
-    from scoring.registry import all_games
+    """The game picker, the printed standings and the API's messages ("Les sept sceaux se joue
+    à 3 à 5") name a game the same way, in each language."""
+    from api.i18n import negotiate, words_for
+    from scoring.registry import all_games, game_name
 
+    said = words_for(negotiate(lang))
     assert {game_id: CATALOGUES[lang][f"game.{game_id}"] for game_id in all_games()} == {
-        game_id: game.name for game_id, game in all_games().items()}
+        game_id: game_name(game, said) for game_id, game in all_games().items()}
+
+
+GAME_NAMES = {lang: {key: value for key, value in catalogue.items() if key.startswith("game.")}
+              for lang, catalogue in CATALOGUES.items()}
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGUES))
+def test_no_words_name_a_game_as_another_language_does(lang: str) -> None:
+    """"Sea Change, Die sieben Siegel et Tschau Sepp" on a French screen: a sentence that names
+    a game uses the language's own name of it, not the German or the English one."""
+    foreign = {name for other, names in GAME_NAMES.items() for key, name in names.items()
+               if name != GAME_NAMES[lang][key]}
+    assert foreign
+    assert [(key, name) for key, value in CATALOGUES[lang].items()
+            for text in forms(value).values() for name in foreign if name in text] == []
 
 
 @pytest.mark.parametrize("lang", sorted(CATALOGUES))
@@ -233,13 +251,156 @@ def test_the_dashboards_standings_name_their_columns_as_the_printed_ones(lang: s
         key: printed.heading(key) for key in app}
 
 
+# Where a Tschau Sepp game and a round are two words (rules.md §3 counts Tschau Sepp in games;
+# French and Italian say manche and mano for both).
+ROUND_WORDS = {"en": ("round", "game"), "de": ("Runde", "Spiel")}
+MATCH_SCREENS = ("screens/sheet.js", "screens/standings.js", "screens/history.js",
+                 "screens/winner.js", "screens/share.js", "screens/start.js", "match-view.js",
+                 "score-chart.js")
+# Words about rounds that are never a Tschau Sepp game: a score pad's, a tournament's, the app's.
+NOT_A_TSCHAU_SEPP_GAME = {"pad.finish_sure", "tidy.table_place", "tidy.table_place_unnamed",
+                          "start.lead"}
+ROUND_T_KEY = re.compile(r"\broundT\([^,()]+,\s*'([a-z_.-]+)'")
+PLAIN_T_KEY = re.compile(r"(?<![\w.])t\('([a-z_.-]+)'")
+
+
+@pytest.mark.parametrize("lang", sorted(ROUND_WORDS))
+def test_tschau_sepp_says_games_on_every_match_screen(lang: str) -> None:
+    """A match screen says a round through roundT (match-view.js), which takes Tschau Sepp's
+    own sentence (`ts.games.*`): "Spiel 3", "Stand nach Spiel 3", as its options and reasons
+    from the API say, never "Runde" beside "Anzahl Spiele"."""
+    round_word, game_word = ROUND_WORDS[lang]
+    catalogue = CATALOGUES[lang]
+    sources = [(PWA / "js" / name).read_text(encoding="utf-8") for name in MATCH_SCREENS]
+    plain = {key for source in sources for key in PLAIN_T_KEY.findall(source)}
+    said_plainly = sorted(key for key in plain - NOT_A_TSCHAU_SEPP_GAME
+                          if re.search(rf"\b{round_word}", json.dumps(ENGLISH.get(key, "")), re.I))
+    assert said_plainly == [], "names a round but not through roundT"
+    through = {key for source in sources for key in ROUND_T_KEY.findall(source)}
+    through |= {key for key in ENGLISH if key.startswith("audit.")}
+    for key in sorted(through):
+        generic = " ".join(forms(catalogue[key]).values())
+        own = catalogue.get(f"ts.games.{key.replace('.', '_', 1)}")
+        if round_word.lower() in generic.lower():
+            assert own is not None, key
+            said = " ".join(forms(own).values()).lower()
+            assert round_word.lower() not in said, key
+            assert game_word.lower() in said, key
+
+
+def _closing(source: str, start: int) -> int:
+    """The index of the bracket closing the one at ``start``, past strings and templates."""
+    depth, at = 0, start
+    while at < len(source):
+        char = source[at]
+        if char in "'\"`":
+            at = _string_end(source, at)
+        elif char in "{([":
+            depth += 1
+        elif char in "})]":
+            depth -= 1
+            if depth == 0:
+                return at
+        at += 1
+    return at
+
+
+def _string_end(source: str, start: int) -> int:
+    """The index of the quote closing the string or template that opens at ``start``."""
+    at = start + 1
+    while source[at] != source[start]:
+        if source.startswith("${", at):
+            at = _closing(source, at + 1)
+        at += 2 if source[at] == "\\" else 1
+    return at
+
+
+def _target(href: str, base: str) -> str:
+    """A link's href as the screen it opens: ``#/m/*/winner`` for every match's winner."""
+    href = href.strip().strip("'`").replace("${base}", base)
+    href = re.sub(r"\$\{encodeURIComponent\([^)]*\)\}|\$\{\w+\.(?:number|player|id)\}", "*", href)
+    href = re.sub(r"tournamentRoute\([^)]*\)", "#/t/*", href)
+    return re.sub(r"(\w+Route)\([^,)]*", r"\1(*", href)
+
+
+def _href(attributes: str) -> str | None:
+    found = re.search(r"\bhref: ", attributes)
+    if found is None:
+        return None
+    at = found.end()
+    while at < len(attributes) and attributes[at] not in ",}":
+        if attributes[at] in "([{":
+            at = _closing(attributes, at)
+        elif attributes[at] in "'`":
+            at = _string_end(attributes, at)
+        at += 1
+    return attributes[found.end():at]
+
+
+def links_by_target() -> dict[str, dict[str, set[str]]]:
+    """Every link the app names with a catalogue key (``h('a', {href}, t('key'))``) and every
+    tab of a match's or a tournament's tab bar, by the screen it opens: the keys, and the files."""
+    found: dict[str, dict[str, set[str]]] = {}
+    for path, source in SOURCES.items():
+        based = re.search(r"const base = ([^;]+);", source)
+        base = _target(based[1], "") if based else "${base}"
+        named = []
+        for link in re.finditer(r"h\('a', \{", source):
+            end = _closing(source, link.end() - 1)
+            href = _href(source[link.end() - 1:end + 1])
+            label = re.match(r"\s*,\s*t\('([a-z_.-]+)'\)", source[end + 1:])
+            if href is not None and label is not None:
+                named.append((href, label[1]))
+        # A tab bar's tabs: [key, href, label] (a match's), or [key, href] named tt.nav.<key>.
+        for tab in re.finditer(r"\['(\w+)', (base|`[^`]*`)(?:, '([a-z_.]+)')?\]", source):
+            if not (tab[2] == "base" and tab[3]):  # a match's first tab: the screen it opens on
+                named.append((tab[2], tab[3] or f"tt.nav.{tab[1]}"))
+        for href, key in named:
+            found.setdefault(_target(href, base), {}).setdefault(key, set()).add(path.name)
+    return found
+
+
+# Links named by what they do rather than where they lead (a correction's Cancel returns to the
+# history it started from).
+ACTIONS = {"edit.cancel"}
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGUES))
+def test_links_to_the_same_screen_have_the_same_name(lang: str) -> None:
+    """"See match" here and "Open match" there, "Back", "Overview" and "To the tournament" for
+    one screen: the links and tabs that open the same screen name it the same way, in every
+    language (a button may say more than its tab: "See the winner" for the tab "Winner")."""
+    catalogue = CATALOGUES[lang]
+    targets = links_by_target()
+    assert {"#/m/*/winner", "#/t/*", "#/t/*/board", "#/m/*"} <= set(targets)
+    differing = {}
+    for target, keys in targets.items():
+        names = sorted({str(catalogue[key]) for key in keys.keys() - ACTIONS}, key=len)
+        if any(names[0].casefold() not in name.casefold() for name in names[1:]):
+            differing[target] = {key: catalogue[key] for key in keys}
+    assert differing == {}
+
+
+# The same thing named in two places, each its own key: one name.
+SAME_THING = [("share.view", "club.view_link"), ("tt.board", "season.board"),
+              ("nav.history", "club.tab.history")]
+
+
+@pytest.mark.parametrize("lang", sorted(CATALOGUES))
+def test_the_same_thing_has_one_name_wherever_it_is_named(lang: str) -> None:
+    """A match's view link and a club's, a tournament's projector board and a season's, a
+    match's history and a club's."""
+    catalogue = CATALOGUES[lang]
+    assert [keys for keys in SAME_THING if len({catalogue[key] for key in keys}) > 1] == []
+
+
 def test_what_a_link_preview_shows_is_in_no_language() -> None:
     """index.html is one file for every language: the description a chat's link preview shows
-    holds only names (the app's, the games'), never English words."""
+    holds only names (the app's, the games' as some language calls them), never English words."""
     page = (PWA / "index.html").read_text(encoding="utf-8")
     found = re.search(r'<meta name="description" content="([^"]*)">', page)
     assert found is not None
-    names = {"Tafelrunde", *(ENGLISH[key] for key in ENGLISH if key.startswith("game."))}
+    names = {"Tafelrunde", *(name for names in GAME_NAMES.values() for name in names.values())}
     assert set(re.split(r"\s*·\s*", found[1])) <= names
 
 

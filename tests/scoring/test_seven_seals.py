@@ -551,7 +551,7 @@ def test_the_guide_lists_params_that_are_tuples_as_lists() -> None:
 
 def test_the_registry_knows_the_game_by_its_id() -> None:
     assert game_by_id("seven-seals") is GAME
-    assert (GAME.name, GAME.min_players, GAME.max_players) == ("Die sieben Siegel", 3, 5)
+    assert (GAME.name, GAME.min_players, GAME.max_players) == ("The Seven Seals", 3, 5)
 
 
 def test_the_description_gives_seals_supply_cards_tricks_and_options() -> None:

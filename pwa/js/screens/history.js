@@ -4,7 +4,7 @@ import { Problem, call } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { dateTime, has, number, t } from '../i18n.js';
 import { follow, oneAtATime } from '../live.js';
-import { errorScreen, header, loadView, problemText, roundSheet } from '../match-view.js';
+import { errorScreen, header, loadView, problemText, roundSheet, roundT } from '../match-view.js';
 
 async function auditTrail(id) {
   try {
@@ -62,31 +62,31 @@ export async function historyScreen(root, id) {
       onclick: async (event) => {
         if (!armed) {
           armed = true;
-          event.target.textContent = t('history.undo_confirm', { n: last.number });
+          event.target.textContent = roundT(match.game, 'history.undo_confirm', { n: last.number });
           return;
         }
         try {
           await call(`/matches/${encodeURIComponent(id)}/rounds/${last.number}`, { method: 'DELETE',
             match: id, write: true, headers: { 'If-Match': `"${match.version}"` } });
-          toast(t('history.undone', { n: last.number }));
+          toast(roundT(match.game, 'history.undone', { n: last.number }));
         } catch (error) {
           toast(problemText(error));
           if (!(error instanceof Problem)) return;
         }
         view = await loadView(id);
         draw();
-      } }, t('history.undo', { n: last.number }));
+      } }, roundT(match.game, 'history.undo', { n: last.number }));
     const trail = await auditTrail(id);
     replace(body,
       h('section', { class: 'panel' }, h('h2', {}, t('nav.history')),
-        match.rounds.length ? roundSheet(view, { edit: view.canWrite }) : h('p', { class: 'hint' }, t('history.empty')),
+        match.rounds.length ? roundSheet(view, { edit: view.canWrite }) : h('p', { class: 'hint' }, roundT(match.game, 'history.empty')),
         undo),
       // Open when a round was corrected: what it said before is worth seeing without a tap.
       trail.length > 0 && h('details', { class: 'panel', open: trail.some((e) => e.action === 'round_corrected') },
         h('summary', {}, t('history.audit')),
         h('ol', { class: 'audit' }, trail.map((event) => h('li', { 'data-action': event.action },
           h('time', { datetime: event.at }, dateTime(event.at)), ' ',
-          t(`audit.${event.action}`, { n: event.round ?? '' }),
+          roundT(match.game, `audit.${event.action}`, { n: event.round ?? '' }),
           event.action === 'round_corrected' && changes(match, event.old_entry, event.new_entry)
             .map((line) => h('span', { class: 'change' }, line)))))));
   }

@@ -5,7 +5,7 @@ import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
 import { qrCode, unreachableLinks } from '../address.js';
 import { tokensFor } from '../store.js';
-import { errorScreen, header, loadView, problemText } from '../match-view.js';
+import { errorScreen, header, loadView, problemText, roundT } from '../match-view.js';
 
 export function shareLinks(id) {
   const { token, view, organiser } = tokensFor(id);
@@ -54,7 +54,7 @@ export async function shareScreen(root, id) {
   const links = shareLinks(id);
   replace(root, header(view, 'share'),
     linkCard(t('share.view'), t('share.view_hint'), links.view, 'view'),
-    links.edit && linkCard(t('share.edit'), t('share.edit_hint'), links.edit, 'edit'),
+    links.edit && linkCard(t('share.edit'), roundT(view.match.game, 'share.edit_hint'), links.edit, 'edit'),
     h('section', { class: 'panel' }, h('h2', {}, t('share.export_title')), exportLink(view.match)),
     h('section', { class: 'panel' }, h('p', {}, t('share.code', { id }))));
   return undefined;

@@ -35,7 +35,7 @@ import { goFromHere } from '../router.js';
 import { writeToken } from '../store.js';
 import { openTablePhone } from '../tournaments/phone.js';
 import { tableClock } from '../tournaments/table-clock.js';
-import { dealerOf, errorScreen, header, loadView, newest, problemText, standingsStrip } from '../match-view.js';
+import { dealerOf, errorScreen, header, loadView, newest, problemText, roundT, standingsStrip } from '../match-view.js';
 
 function requestSync() {
   navigator.serviceWorker?.ready.then((reg) => reg.sync?.register('outbox')).catch(() => {});
@@ -55,7 +55,7 @@ function keyOnItsWay(matchId) {
 /** "Round 3", and who deals it: the next dealer after the `queued` rounds still waiting to be sent. */
 function roundHeading(match, round, queued) {
   const dealer = queued != null && dealerOf(match, queued);
-  return [t('sheet.round_n', { n: round }),
+  return [roundT(match.game, 'sheet.round_n', { n: round }),
     dealer && h('span', { class: 'dealer' }, t('standings.next_dealer', { name: dealer.name }))];
 }
 
@@ -125,9 +125,9 @@ export async function sheetScreen(root, id) {
     const sides = module.sides(match);
     const theirs = match.rounds.filter((r) => r.number >= (item.round ?? match.rounds.length + 1));
     return h('div', { class: 'rejected stale', role: 'alert', 'data-stale': item.key },
-      theirs.length ? [h('p', {}, t('sheet.stale', { n: theirs[0].number })),
+      theirs.length ? [h('p', {}, roundT(match.game, 'sheet.stale', { n: theirs[0].number })),
         theirs.map((r) => h('p', { class: 'their-round', 'data-round': r.number },
-          h('strong', {}, t('sheet.round_n', { n: r.number })), ' ',
+          h('strong', {}, roundT(match.game, 'sheet.round_n', { n: r.number })), ' ',
           module.roundCells(match, r).map((cell, side) => `${sides[side]?.name ?? ''} ${cell}`).join(' · ')))]
         : h('p', {}, t('sheet.stale_changed')),
       first && h('div', { class: 'stale-actions' },
@@ -138,7 +138,7 @@ export async function sheetScreen(root, id) {
           retry = { body: item.body, problem: null };
           await drawWaiting();
           drawForm();
-        } }, t('sheet.stale_keep', { n: keepAs })),
+        } }, roundT(match.game, 'sheet.stale_keep', { n: keepAs })),
         h('button', { type: 'button', class: 'secondary', onclick: async () => {
           await dismiss(item.seq);
           await drawWaiting();
@@ -153,9 +153,9 @@ export async function sheetScreen(root, id) {
     replace(waiting,
       stale.map((item, i) => staleQuestion(item, i === 0, keepAs)),
       queued.map((item, i) => h('p', { class: 'pending-round', 'data-pending': item.key },
-        t('sheet.pending', { n: item.round ?? view.match.rounds.length + i + 1 }))),
+        roundT(view.match.game, 'sheet.pending', { n: item.round ?? view.match.rounds.length + i + 1 }))),
       refused.filter((item) => !isStale(item)).map((item) => h('div', { class: 'rejected', role: 'alert' },
-        h('p', {}, t('sheet.rejected'), ' ', item.problem.errors.length
+        h('p', {}, roundT(view.match.game, 'sheet.rejected'), ' ', item.problem.errors.length
           ? item.problem.errors.map((error) => error.message).join(' ') : item.problem.detail),
         h('button', { type: 'button', class: 'secondary', onclick: async () => {
           await dismiss(item.seq);
@@ -178,7 +178,7 @@ export async function sheetScreen(root, id) {
     }
     const queued = (await pending(id)).length;
     const fresh = entryPanel(view, { round: view.match.rounds.length + queued + 1, initial: retry?.body,
-      version: view.match.version + queued, saveLabel: t('sheet.save'), onSave: save, queued,
+      version: view.match.version + queued, saveLabel: roundT(view.match.game, 'sheet.save'), onSave: save, queued,
       headExtra: finishButton() });
     if (retry?.problem) showErrors(fresh.form, retry.problem.errors, retry.problem.detail);
     else if (retry) fresh.form.dataset.kept = '';
@@ -213,7 +213,7 @@ export async function sheetScreen(root, id) {
   function drawSummary() {
     const { match } = view;
     replace(summary, !(view.module.totalsInForm && view.canWrite) && standingsStrip(match),
-      !view.canWrite && h('p', { class: 'hint' }, t('sheet.view_only')));
+      !view.canWrite && h('p', { class: 'hint' }, roundT(match.game, 'sheet.view_only')));
     summary.hidden = !summary.childElementCount;
   }
 
@@ -239,7 +239,7 @@ export async function sheetScreen(root, id) {
         go(`#/m/${encodeURIComponent(id)}/winner`);
         return;
       }
-      toast(t('sheet.saved', { n: mine?.data?.number ?? item.round }));
+      toast(roundT(view.match.game, 'sheet.saved', { n: mine?.data?.number ?? item.round }));
       await refresh();
       await drawForm();
       window.scrollTo(0, 0);
@@ -262,7 +262,7 @@ export async function sheetScreen(root, id) {
       // Only a round the page could not send is left to the service worker: asked at once, its
       // background sync would race the page's own send, whose answer the page shows.
       requestSync();
-      toast(t('sheet.saved_offline'));
+      toast(roundT(view.match.game, 'sheet.saved_offline'));
       await drawWaiting();
       drawForm();
     }
@@ -320,7 +320,7 @@ export async function editRoundScreen(root, id, number) {
       try {
         await call(`/matches/${encodeURIComponent(id)}/rounds/${round.number}`, { method: 'PUT',
           body: entry, match: id, write: true, headers: { 'If-Match': `"${view.match.version}"` } });
-        toast(t('edit.saved', { n: round.number }));
+        toast(roundT(view.match.game, 'edit.saved', { n: round.number }));
         go(`${base}/history`);
       } catch (error) {
         if (error instanceof Problem && error.status === 412) {
@@ -331,7 +331,7 @@ export async function editRoundScreen(root, id, number) {
         showErrors(panel, error instanceof Problem ? error.errors : [], problemText(error));
       }
     } });
-  replace(root, header(view, 'history'), h('p', { class: 'hint panel' }, t('edit.lead', { n: round.number })),
+  replace(root, header(view, 'history'), h('p', { class: 'hint panel' }, roundT(view.match.game, 'edit.lead', { n: round.number })),
     form);
   return undefined;
 }

@@ -4,7 +4,7 @@ import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { follow, oneAtATime } from '../live.js';
 import { go } from '../router.js';
-import { errorScreen, header, loadView, nextDealer, roundSheet, standingsTable } from '../match-view.js';
+import { errorScreen, header, loadView, nextDealer, roundSheet, roundT, standingsTable } from '../match-view.js';
 import { scoreChart } from '../score-chart.js';
 
 export async function standingsScreen(root, id) {
@@ -16,14 +16,14 @@ export async function standingsScreen(root, id) {
     const { match } = view;
     const finished = match.status === 'finished';
     replace(body,
-      h('section', { class: 'panel' }, h('h2', {}, t('standings.after', { n: match.rounds.length })),
+      h('section', { class: 'panel' }, h('h2', {}, roundT(match.game, 'standings.after', { n: match.rounds.length })),
         standingsTable(match), !finished && nextDealer(match),
         finished ? h('a', { class: 'button primary', href: `${base}/winner` }, t('standings.see_winner'))
           : view.canWrite ? h('a', { class: 'button primary next-round', href: base },
-            t('standings.enter_round', { n: match.rounds.length + 1 }))
-            : h('p', { class: 'hint' }, t('sheet.view_only'))),
+            roundT(match.game, 'standings.enter_round', { n: match.rounds.length + 1 }))
+            : h('p', { class: 'hint' }, roundT(match.game, 'sheet.view_only'))),
       scoreChart(view),
-      match.rounds.length > 0 && h('section', { class: 'panel' }, h('h2', {}, t('sheet.rounds')), roundSheet(view)));
+      match.rounds.length > 0 && h('section', { class: 'panel' }, h('h2', {}, roundT(match.game, 'sheet.rounds')), roundSheet(view)));
   }
   replace(root, header(view, 'standings'), body);
   draw();

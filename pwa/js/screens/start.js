@@ -9,7 +9,7 @@ import { go } from '../router.js';
 import {
   bringBack, forgetClub, forgetMatch, forgetTournament, forgotten, recentClubs, recentMatches, recentTournaments,
 } from '../store.js';
-import { gameName } from '../match-view.js';
+import { gameName, roundT } from '../match-view.js';
 
 /** A pasted share link (…#/m/<id>?t=…) or a bare match code → the route to open. */
 export function routeFor(text) {
@@ -25,7 +25,7 @@ const shownGame = (m) => m.title || gameName(m.game);
 const matchLink = (m) => h('a', { class: 'recent-match', href: `#/m/${encodeURIComponent(m.id)}` },
   h('strong', {}, shownGame(m)),
   h('span', {}, m.players.join(', ')),
-  h('span', { class: 'note' }, m.status === 'finished' ? t('start.finished') : t('start.rounds', { n: m.rounds })));
+  h('span', { class: 'note' }, m.status === 'finished' ? t('start.finished') : roundT(m.game, 'start.rounds', { n: m.rounds })));
 
 const tournamentLink = (x) => h('a', { class: 'recent-match', href: `#/t/${encodeURIComponent(x.id)}` },
   h('strong', {}, x.name),

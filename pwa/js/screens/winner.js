@@ -6,7 +6,7 @@ import { h, replace } from '../dom.js';
 import { t } from '../i18n.js';
 import { isZero, money } from '../money.js';
 import { goFromHere } from '../router.js';
-import { errorScreen, header, loadView, roundSheet, standingsTable, winnerNames } from '../match-view.js';
+import { errorScreen, header, loadView, roundSheet, roundT, standingsTable, winnerNames } from '../match-view.js';
 import { scoreChart } from '../score-chart.js';
 import { prepareRematch } from './new-match.js';
 import { exportLink } from './share.js';
@@ -85,6 +85,6 @@ export async function winnerScreen(root, id) {
       h('a', { class: 'button secondary', href: '#/new' }, t('start.new')),
       exportLink(match),
       h('a', { class: 'button secondary', href: '#/' }, t('nav.home'))),
-    h('section', { class: 'panel' }, h('h2', {}, t('sheet.rounds')), roundSheet(view)));
+    h('section', { class: 'panel' }, h('h2', {}, roundT(match.game, 'sheet.rounds')), roundSheet(view)));
   return undefined;
 }

@@ -126,7 +126,7 @@ function showBoard(root, id, first) {
   const full = h('button', { type: 'button', class: 'secondary board-full', onclick: () => document.documentElement.requestFullscreen?.().catch(() => {}) },
     t('board.fullscreen'));
   const head = h('header', { class: 'board-head' }, h('div', { class: 'board-title' }, title, roundText, done),
-    offline, h('nav', { class: 'board-exit' }, full, h('a', { href: tournamentRoute(id) }, t('tt.nav.overview'))));
+    offline, h('nav', { class: 'board-exit' }, full, h('a', { href: tournamentRoute(id) }, t('tt.to_tournament'))));
   const body = h('div', { class: 'board-body' });
   const clock = clockFace();
   const board = h('div', { class: 'board-screen' }, head, clock.el, body);

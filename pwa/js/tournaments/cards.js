@@ -36,7 +36,7 @@ export async function cardsScreen(root, id, number) {
   const names = playerNames(tournament);
   replace(root,
     h('div', { class: 'no-print panel row wrap' },
-      h('a', { class: 'button secondary', href: tournamentRoute(id) }, t('tt.back')),
+      h('a', { class: 'button secondary', href: tournamentRoute(id) }, t('tt.to_tournament')),
       h('button', { type: 'button', class: 'primary', onclick: () => print() }, t('tt.print'))),
     h('h1', { class: 'no-print' }, t('tt.cards_title', { n: tokens.number })),
     h('div', { class: 'no-print' }, unreachableLinks()),

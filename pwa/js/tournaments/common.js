@@ -88,11 +88,11 @@ export function tableLink(tournament, round, table) {
 }
 
 /** Opens a table's match as the organiser: their token writes every table's match. */
-export function organiserMatchLink(tournament, round, table, label) {
+export function organiserMatchLink(tournament, round, table) {
   const token = organiserToken(tournament.id);
   const place = { id: tournament.id, round: round.number, table: table.table };
   return h('a', { class: 'button secondary', href: `#/m/${encodeURIComponent(table.match_id)}`,
-    onclick: () => { if (token) storeTokens(table.match_id, { token, tournament: place, organiser: true }); } }, label);
+    onclick: () => { if (token) storeTokens(table.match_id, { token, tournament: place, organiser: true }); } }, t('tt.open_match'));
 }
 
 export function tiebreakKeys(tournament, rows) {

@@ -32,7 +32,7 @@ function tableCard(tournament, round, table, names, organiser, onConfirm) {
     h('div', { class: 'table-head' }, h('strong', {}, t('tt.table_n', { n: table.table })), stateBadge(table.state)),
     h('ol', { class: 'seats' }, table.players.map((pid) => h('li', {}, names.get(pid) ?? `#${pid}`))),
     organiser && h('div', { class: 'row table-actions' },
-      organiserMatchLink(tournament, round, table, t('tt.open_match')),
+      organiserMatchLink(tournament, round, table),
       table.state === 'entered' && h('button', { type: 'button', class: 'primary confirm-table',
         onclick: () => onConfirm(round, table) }, t('tt.confirm_as_organiser'))));
 }

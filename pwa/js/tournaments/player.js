@@ -25,7 +25,7 @@ function currentTable(tournament, current) {
       class: s.seat === current.seat ? 'me' : null, 'data-seat': s.seat + 1 },
     s.name, s.seat === current.dealer && h('span', { class: 'note dealer-mark' }, ` · ${t('ci.deals')}`)))),
     dealer && h('p', { class: 'dealer', id: 'my-dealer' }, t('standings.next_dealer', { name: dealer.name })),
-    tournament && h('a', { class: 'button secondary', href: `#/m/${encodeURIComponent(current.match_id)}` }, t('tt.see_match')),
+    tournament && h('a', { class: 'button secondary', href: `#/m/${encodeURIComponent(current.match_id)}` }, t('tt.open_match')),
   ];
 }
 
