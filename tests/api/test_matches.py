@@ -368,13 +368,14 @@ async def test_the_csv_export_has_a_bom_crlf_and_per_seat_columns(
     assert response.headers["content-type"].startswith("text/csv")
     assert f'filename="tschau-sepp-{table.id}.csv"' in response.headers["content-disposition"]
     text = response.content.decode("utf-8")
-    assert text.startswith("\ufeffRound,")
+    # A round of Tschau Sepp is a game (rules.md): its sheet's first column says so.
+    assert text.startswith("\ufeffGame,")
     lines = text[1:].split("\r\n")
     header = lines[0].split(",")
     assert "Jörg: penalty points" in header
     assert "Jörg: total penalty points" in header
     second = dict(zip(header, lines[2].split(","), strict=True))
-    assert second["Round"] == "2"
+    assert second["Game"] == "2"
     assert second["Jörg: total penalty points"] == "3"
     assert second["Cem: total penalty points"] == "14"
 
@@ -387,7 +388,7 @@ async def test_the_csv_export_with_semicolons_starts_with_its_headings(
     response = await client.get(f"{table.url}/export?format=csv&sep=;")
     text = response.content.decode("utf-8")
     # No sep=; line: LibreOffice shows it as a row, and Excel then ignores the BOM.
-    assert text.startswith("\ufeffRound;")
+    assert text.startswith("\ufeffGame;")
     problem(await client.get(f"{table.url}/export?format=xls"), 400)
 
 
@@ -422,7 +423,8 @@ async def test_every_game_can_be_set_up_and_guided_with_its_defaults(client: Cli
         sheet = await client.get(f"/api/v1/matches/{created['id']}/export")
         # No round yet: the heading alone, its columns without any player's (who has none yet).
         heading, = sheet.content.decode("utf-8").removeprefix("\ufeff").splitlines()
-        assert heading.startswith("Round,")
+        first = "Game" if described["id"] == "tschau-sepp" else "Round"
+        assert heading.startswith(f"{first},")
         assert heading.endswith(",Match winner,Place,Played on")
 
 
