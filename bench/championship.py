@@ -18,8 +18,10 @@ then all confirmations at once. Printed:
 - POST of a round and confirmation, spread and in bursts: p50, p95, p99, max (a request's time
   includes its retries: a 503 is retried as a phone would, and counted);
 - each burst's time from its release to its last answer;
-- the event delay: for each tournament version, from the first follower that heard it (or a
-  newer one) to the last; and after each round's last write, how many followers were behind
+- the event delay: for each tournament version written once every follower was listening, from
+  the first follower that heard it (or a newer one) to the last (a version heard before is the
+  one each stream opens with, and its spread is how long 600 streams take to open, not an
+  event's delay); and after each round's last write, how many followers were behind
   the tournament's version 1 s later and at the end (a follower may skip versions, never end
   behind);
 - CPU seconds of the server's processes, PostgreSQL's, and the bench's own; the server's peak
@@ -219,6 +221,7 @@ class Championship:
         self.timings = Timings()
         self.tables: dict[int, Table] = {}
         self.followers: list[Follower] = []
+        self.all_listening = float("inf")  # when the last follower's stream opened
         self.changed = asyncio.Event()
         self.progress = asyncio.Event()
         # Starting a round is not idempotent: its answer is waited for, however long it takes
@@ -255,6 +258,7 @@ class Championship:
             follower.start()
         await asyncio.wait_for(asyncio.gather(*(f.opened.wait() for f in self.followers)),
                                120)
+        self.all_listening = time.perf_counter()
         projector = asyncio.create_task(self._project())
         try:
             for number in range(1, self.rounds + 1):
@@ -407,8 +411,8 @@ class Championship:
         self.timings.catch_up.append(max(0.0, max(reached, default=last) - last))
 
     def event_delays(self) -> tuple[list[float], int, int]:
-        """For each version: first follower to hear it (or newer) to the last; the versions no
-        follower heard; the highest version heard."""
+        """For each version first heard once every follower listened: first follower to hear
+        it (or newer) to the last; the versions no follower heard; the highest version heard."""
         highest = max((f.latest for f in self.followers), default=0)
         first: dict[int, float] = {}
         for follower in self.followers:
@@ -417,6 +421,8 @@ class Championship:
                     first[version] = when
         delays = []
         for version, heard in first.items():
+            if heard < self.all_listening:
+                continue
             everyone = max(next(t for t, v in f.timeline if v >= version)
                            for f in self.followers if f.latest >= version)
             delays.append(everyone - heard)
