@@ -20,6 +20,11 @@ Decisions where the contract is silent:
   already registered, case and surrounding spaces ignored, is 409 (the organiser's registration
   answers 422 there, as before): the player who scanned twice is told to ask the organiser.
 - A finished tournament takes nobody (409).
+- Every refusal names its field in ``errors``, with the detail's words: ``name`` for a name taken
+  (``duplicate_name``), ``code`` for a wrong code (``wrong_code``), a check-in closed
+  (``check_in_closed``) or a finished tournament (``tournament_finished``): the code is what no
+  longer lets anyone in, and the check-in form shows an error without a field of its own above
+  its fields.
 - Checking in, marking a player paid and every clock action bump the tournament's version and
   publish a change (``player_checked_in``, ``player_changed``, ``clock``): every screen follows one
   stream and re-reads one answer, and a second server process (PostgreSQL) sees the same stored
@@ -33,8 +38,8 @@ import hmac
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from api.edge import auth
-from api.edge.problems import Conflict, Fault, Forbidden
-from api.i18n import _
+from api.edge.problems import Conflict, Fault, Forbidden, Problem
+from api.i18n import Phrase, _
 from api.matches.service import now
 from api.shared.live import Broker
 from api.tournaments import clock
@@ -60,11 +65,14 @@ async def check_in(session: AsyncSession, broker: Broker, host: TournamentHost,
     row = await lock_tournament(session, tournament_id)
     code = row.check_in_code if row.check_in else None
     if code is None or not hmac.compare_digest(body.code.encode(), code.encode()):
-        raise Forbidden(_("This check-in code is not this tournament's: scan the code again."))
+        raise _at_code(Forbidden, "wrong_code",
+                       _("This check-in code is not this tournament's: scan the code again."))
     if row.status == "finished":
-        raise Conflict(_("The tournament is finished; nobody can join any more."))
+        raise _at_code(Conflict, "tournament_finished",
+                       _("The tournament is finished; nobody can join any more."))
     if row.current_round >= 1 and not row.late_check_in:
-        raise Conflict(_("Check-in closed when round 1 started: ask the organiser."))
+        raise _at_code(Conflict, "check_in_closed",
+                       _("Check-in closed when round 1 started: ask the organiser."))
     problems: list[Fault] = []
     name = player_name(body.name, "name", problems)
     club = club_name(body.club, "club", problems)
@@ -72,7 +80,8 @@ async def check_in(session: AsyncSession, broker: Broker, host: TournamentHost,
     assert name is not None  # a name that cannot be used is a problem, refused above
     players = await players_of(session, tournament_id)
     if any(p.name.casefold() == name.casefold() for p in players):
-        raise Conflict(_('"{name}" is already registered: ask the organiser.', name=name))
+        taken = _('"{name}" is already registered: ask the organiser.', name=name)
+        raise Conflict(taken, errors=[Fault("name", "duplicate_name", taken)])
     token = auth.new_token()
     player = TournamentPlayerRow(
         tournament_id=tournament_id, id=max((p.id for p in players), default=0) + 1, name=name,
@@ -83,6 +92,11 @@ async def check_in(session: AsyncSession, broker: Broker, host: TournamentHost,
     _touch(row, at)
     await _commit_and_publish(session, broker, row, "player_checked_in", None)
     return s.CheckedIn(player=player_view(player), player_token=token)
+
+
+def _at_code(refusal: type[Problem], code: str, text: Phrase) -> Problem:
+    """A check-in refused for what the code no longer (or never) opens, said at ``code``."""
+    return refusal(text, errors=[Fault("code", code, text)])
 
 
 async def set_clock(session: AsyncSession, broker: Broker, tournament_id: str,

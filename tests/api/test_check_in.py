@@ -218,3 +218,38 @@ async def test_a_check_in_moves_the_tournament_to_a_new_version(client: Client) 
     after = ok(await client.get(f"{BASE}/{tournament['id']}"))
     assert after["version"] == before + 1
     assert after["players"][0]["name"] == "Ann"
+
+
+@pytest.mark.parametrize("language", ["de", "fr", "it"])
+async def test_every_refusal_of_a_check_in_is_said_in_the_phones_language_at_its_field(
+    unlimited: Client, language: str,
+) -> None:
+    """A wrong code (403), a name taken (409) and a check-in closed (409) in German, French and
+    Italian, never in English, each naming the field the check-in form shows it at; the same
+    paths and codes as in English."""
+    client = unlimited
+    tournament = await new_tournament(client, check_in=True)
+    ok(await check_in(client, tournament, "Ann"), 201)
+    for name in NAMES[1:4]:
+        ok(await check_in(client, tournament, name), 201)
+    url = f"{BASE}/{tournament['id']}/check-in"
+
+    async def refused(status: int, said_in: str, **body: str) -> dict[str, Any]:
+        sent = {"code": tournament["check_in_code"], "name": "Zoe", **body}
+        return problem(await client.post(url, json=sent, headers={"Accept-Language": said_in}),
+                       status)
+
+    async def both(status: int, path: str, rule: str, **body: str) -> None:
+        english, said = await refused(status, "en", **body), await refused(status, language,
+                                                                             **body)
+        assert [(e["path"], e["code"]) for e in said["errors"]] == [(path, rule)], said
+        assert [(e["path"], e["code"]) for e in english["errors"]] == [(path, rule)], english
+        for key in ("title", "detail"):
+            assert said[key] != english[key], (key, said)
+        assert said["errors"][0]["message"] != english["errors"][0]["message"]
+        assert said["errors"][0]["message"] == said["detail"]
+
+    await both(403, "code", "wrong_code", code="wrong-code")
+    await both(409, "name", "duplicate_name", name=" ann ")
+    await start(client, tournament)
+    await both(409, "code", "check_in_closed")
