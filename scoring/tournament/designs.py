@@ -44,9 +44,11 @@ the design literature, for tables of
   earlier table).
 
 Every schedule handed out is first checked from scratch
-(:func:`scoring.tournament.translations.is_zero_repeat`). Not built: whatever the golfer table
-lists beyond the counts above for 35 or 40 at 5; the local search in
-:mod:`scoring.tournament.tabu` tries those instances like any other.
+(:func:`scoring.tournament.translations.is_zero_repeat`). Each count above is the published
+maximum (the README compares them with the table and names its sources), except 35 and 40 at
+5: there 7 and 8 are the longest schedules found published, one under the counting bound, and
+whether an 8th or a 9th round exists is open as far as those sources go; the local search in
+:mod:`scoring.tournament.tabu` tries more rounds there like any other instance.
 """
 
 from __future__ import annotations

@@ -156,6 +156,16 @@ def test_the_catalogue_covers_every_field_up_to_40_players_at_tables_of_3_to_6()
                       for tables in range(2, 40 // size + 1)}
 
 
+@pytest.mark.parametrize("tables", range(2, 21))
+def test_mix_seats_pairs_as_a_round_robin(tables: int) -> None:
+    """Tables of 2, the social golfer table's first column: 2g − 1 rounds, everyone meets
+    everyone once (the README's comparison with the published table)."""
+    players = [Player(i) for i in range(2 * tables)]
+    plans = plan_mix(players, TableSizes(2, 2, 2), 2 * tables - 1, seed=3)
+    assert_seats_everyone_once(plans, players, (2,) * tables)
+    assert recount_repeats(plans) == 0
+
+
 @pytest.mark.parametrize(("players", "size", "rounds"), [
     (24, 4, 6), (24, 4, 7), (32, 4, 8), (21, 3, 10), (36, 4, 9),  # the issue's table
     (9, 3, 4), (15, 3, 7), (16, 4, 5), (20, 4, 5), (25, 5, 6),  # what held before
