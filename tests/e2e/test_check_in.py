@@ -47,6 +47,21 @@ def seconds_shown(text: str) -> int:
     return int(minutes) * 60 + int(seconds)
 
 
+DIGITS = 40
+"""The least height in pixels of the clock's digits on every screen: read across a table."""
+
+
+def digits_height(clock: Any) -> float:
+    return box_of(clock.locator(".clock-time"))["height"]
+
+
+def check_in_all(server: Server, tournament: dict[str, Any], names: list[str]) -> None:
+    """Each name checked in by the tournament's code, as their phones would."""
+    for name in names:
+        server.post(f"{T}/{tournament['id']}/check-in",
+                    {"code": tournament["check_in_code"], "name": name})
+
+
 def test_a_player_checks_in_by_the_code_and_sees_the_table_live_with_the_clock(
         phone: Phone, server: Server) -> None:
     tournament = new_tournament(server, private=True)
@@ -61,9 +76,7 @@ def test_a_player_checks_in_by_the_code_and_sees_the_table_live_with_the_clock(
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     # The code is not left in the address bar; the phone keeps the player's token.
     assert "code=" not in page.url
-    for name in OTHERS:
-        server.post(f"{T}/{tournament['id']}/check-in",
-                    {"code": tournament["check_in_code"], "name": name})
+    check_in_all(server, tournament, OTHERS)
     started = server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
     table = next(t for t in started["tables"] if 1 in t["players"])
     seat = table["players"].index(1) + 1
@@ -94,6 +107,7 @@ def test_a_player_checks_in_by_the_code_and_sees_the_table_live_with_the_clock(
     expect(clock).to_have_attribute("data-state", "running")
     first = seconds_shown(clock.locator(".clock-time").inner_text())
     assert 29 * 60 <= first <= 30 * 60
+    assert digits_height(clock) >= DIGITS
     deadline = time.monotonic() + 10
     while seconds_shown(clock.locator(".clock-time").inner_text()) >= first:
         assert time.monotonic() < deadline, "the clock does not tick"
@@ -109,9 +123,7 @@ def test_a_player_checks_in_by_the_code_and_sees_the_table_live_with_the_clock(
 
 def test_the_clock_warns_and_says_time(phone: Phone, server: Server) -> None:
     tournament = new_tournament(server, warn_minutes=5)
-    for name in ["Ann", *OTHERS]:
-        server.post(f"{T}/{tournament['id']}/check-in",
-                    {"code": tournament["check_in_code"], "name": name})
+    check_in_all(server, tournament, ["Ann", *OTHERS])
     server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
     server.post(f"{T}/{tournament['id']}/clock", {"action": "start", "minutes": 3},
                 tournament["token"])
@@ -130,9 +142,7 @@ def test_the_clock_warns_and_says_time(phone: Phone, server: Server) -> None:
 def test_the_dashboard_counts_who_paid_and_shows_the_check_in_code(
         phone: Phone, server: Server) -> None:
     tournament = new_tournament(server)
-    for name in ["Ann", "Bea", "Cem"]:
-        server.post(f"{T}/{tournament['id']}/check-in",
-                    {"code": tournament["check_in_code"], "name": name})
+    check_in_all(server, tournament, ["Ann", "Bea", "Cem"])
     as_organiser(phone, tournament)
     page = phone.page
     phone.open(f"#/t/{tournament['id']}")
@@ -144,8 +154,7 @@ def test_the_dashboard_counts_who_paid_and_shows_the_check_in_code(
     link = page.locator("#check-in-link").input_value()
     assert link.endswith(f"#/t/{tournament['id']}/check-in?code={tournament['check_in_code']}")
     # A new arrival shows up live.
-    server.post(f"{T}/{tournament['id']}/check-in",
-                {"code": tournament["check_in_code"], "name": "Dan"})
+    check_in_all(server, tournament, ["Dan"])
     expect(page.locator("#paid-count")).to_have_text("1 of 4 paid", timeout=15000)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
 
@@ -153,9 +162,7 @@ def test_the_dashboard_counts_who_paid_and_shows_the_check_in_code(
 def test_the_board_shows_the_clock_large_and_a_check_in_code_a_camera_reads(
         browser: Any, server: Server, tmp_path: Path) -> None:
     tournament = new_tournament(server, late_check_in=True)
-    for name in ["Ann", *OTHERS]:
-        server.post(f"{T}/{tournament['id']}/check-in",
-                    {"code": tournament["check_in_code"], "name": name})
+    check_in_all(server, tournament, ["Ann", *OTHERS])
     server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
     with phone_in_use(browser, server, viewport=HD) as screen:
         as_organiser(screen, tournament)
@@ -166,10 +173,8 @@ def test_the_board_shows_the_clock_large_and_a_check_in_code_a_camera_reads(
         server.post(f"{T}/{tournament['id']}/clock", {"action": "start", "minutes": 40},
                     tournament["token"])
         expect(clock).to_be_visible(timeout=15000)
-        time_box = clock.locator(".clock-time")
-        assert 39 * 60 <= seconds_shown(time_box.inner_text()) <= 40 * 60
-        height = box_of(time_box)
-        assert height["height"] >= 40, f"the clock is {height['height']} px high"
+        assert 39 * 60 <= seconds_shown(clock.locator(".clock-time").inner_text()) <= 40 * 60
+        assert digits_height(clock) >= DIGITS
         # One table gets two minutes more: the board names it under the clock.
         server.post(f"{T}/{tournament['id']}/clock",
                     {"action": "extend", "minutes": 2, "table": 1}, tournament["token"])
@@ -186,9 +191,7 @@ def test_the_board_shows_the_clock_large_and_a_check_in_code_a_camera_reads(
 def test_a_tables_phone_shows_the_clock_with_its_own_extra_time(
         phone: Phone, server: Server) -> None:
     tournament = new_tournament(server, private=True)
-    for name in ["Ann", *OTHERS]:
-        server.post(f"{T}/{tournament['id']}/check-in",
-                    {"code": tournament["check_in_code"], "name": name})
+    check_in_all(server, tournament, ["Ann", *OTHERS])
     started = server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
     table = started["tables"][1]
     page = phone.page
@@ -202,6 +205,15 @@ def test_a_tables_phone_shows_the_clock_with_its_own_extra_time(
                 tournament["token"])
     expect(clock).to_be_visible(timeout=15000)
     assert 19 * 60 <= seconds_shown(clock.locator(".clock-time").inner_text()) <= 20 * 60
+    # Large enough to read across the table, above the entry, which still fits the first
+    # screen above its save button (fixed at the bottom).
+    assert digits_height(clock) >= DIGITS
+    entry = box_of(page.locator(".entry-form"))
+    face = box_of(clock)
+    assert face["y"] + face["height"] <= entry["y"], (face, entry)
+    save = box_of(page.locator(".entry-form button[type=submit]"))
+    assert entry["y"] + entry["height"] <= save["y"] <= PHONE["height"] - save["height"], (
+        entry, save)
     # Five more minutes for this table alone: its phone shows its own time.
     server.post(f"{T}/{tournament['id']}/clock",
                 {"action": "extend", "minutes": 5, "table": table["table"]}, tournament["token"])
@@ -214,9 +226,7 @@ def test_a_tables_phone_shows_the_clock_with_its_own_extra_time(
 
 def test_the_organiser_runs_the_clock_from_the_dashboard(phone: Phone, server: Server) -> None:
     tournament = new_tournament(server)
-    for name in ["Ann", *OTHERS]:
-        server.post(f"{T}/{tournament['id']}/check-in",
-                    {"code": tournament["check_in_code"], "name": name})
+    check_in_all(server, tournament, ["Ann", *OTHERS])
     server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
     as_organiser(phone, tournament)
     page = phone.page
@@ -260,9 +270,7 @@ def test_check_in_the_table_and_time_read_in_the_phones_language(
         page.fill("#ci-name", "Ann")
         page.click("#ci-send")
         expect(page.locator("#no-table")).to_be_visible()
-        for name in OTHERS:
-            server.post(f"{T}/{tournament['id']}/check-in",
-                        {"code": tournament["check_in_code"], "name": name})
+        check_in_all(server, tournament, OTHERS)
         started = server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
         table = next(t for t in started["tables"] if 1 in t["players"])
         expect(page.locator("#your-table")).to_have_text(words(
@@ -299,9 +307,7 @@ def test_the_tournament_day_screens_meet_the_accessibility_measures(
 
         phone.open(f"#/t/{tournament['id']}/check-in?code={tournament['check_in_code']}")
         measure("check-in")
-        for name in ["Ann", *OTHERS]:
-            server.post(f"{T}/{tournament['id']}/check-in",
-                        {"code": tournament["check_in_code"], "name": name})
+        check_in_all(server, tournament, ["Ann", *OTHERS])
         server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
         server.post(f"{T}/{tournament['id']}/clock", {"action": "start", "minutes": 4},
                     tournament["token"])

@@ -22,13 +22,15 @@ export function clockText(seconds) {
 /**
  * A clock face that ticks by itself: `update(clock, warnMinutes)` with each new answer (the clock
  * as the API answers it), `stop()` when the screen is left. `table`: this table's own time, where
- * it was given extra.
+ * it was given extra. Its digits are large everywhere (at least 40 px, read across a table);
+ * `inline` sets the label beside them rather than above, as a table's phone shows it over its
+ * score sheet, where every line of height pushes the entry down.
  */
-export function clockFace({ table = null, large = true } = {}) {
+export function clockFace({ table = null, inline = false } = {}) {
   const time = h('span', { class: 'clock-time', 'data-clock-time': '' });
   const label = h('span', { class: 'clock-label' });
   const extra = h('ul', { class: 'clock-tables' });
-  const el = h('section', { class: `clock${large ? ' clock-large' : ''}`, id: table == null ? 'clock' : `clock-table-${table}`,
+  const el = h('section', { class: `clock clock-large${inline ? ' clock-inline' : ''}`, id: table == null ? 'clock' : `clock-table-${table}`,
     'aria-label': t('ci.clock'), hidden: true, 'data-state': 'stopped' }, label, time, extra);
   let clock = null;
   let offsetMs = 0;

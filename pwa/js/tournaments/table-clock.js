@@ -2,7 +2,7 @@
 // with the token this phone holds for the match (the table's, or the organiser's) from
 // GET /tournaments/<id>/clock, which takes a table's token in a private tournament too, and read
 // again whenever the tournament's events say it changed. It shows this table's own time where the
-// table was given extra.
+// table was given extra, in large digits with the label beside them (clock.js's `inline`).
 import { authHeaders, call } from '../api.js';
 import { followEvents, oneAtATime } from '../live.js';
 import { tokensFor } from '../store.js';
@@ -15,7 +15,7 @@ export function tableClock(matchId) {
   const held = tokensFor(matchId);
   if (!held.tournament) return null;
   const { id, table } = held.tournament;
-  const face = clockFace({ table, large: false });
+  const face = clockFace({ table, inline: true });
   let version = null;
   const read = oneAtATime(async () => {
     let reading;
