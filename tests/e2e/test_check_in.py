@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
@@ -137,6 +138,138 @@ def test_the_clock_warns_and_says_time(phone: Phone, server: Server) -> None:
     page.clock.fast_forward("03:05")
     expect(clock.locator(".clock-time")).to_have_text("Time!")
     expect(clock).to_have_attribute("data-state", "time")
+
+
+@pytest.mark.parametrize("minutes_off", [7, -7])
+def test_a_phone_whose_own_clock_is_wrong_shows_the_servers_time_left(
+        browser: Any, server: Server, minutes_off: int) -> None:
+    """The phone's clock runs 7 minutes ahead of the server's, or behind: the round clock it
+    shows is still the server's time left to within a few seconds, tick after tick (clock.js
+    corrects each tick by the difference between the server's time and the phone's that it saw
+    when the answer arrived)."""
+    tournament = new_tournament(server)
+    check_in_all(server, tournament, ["Ann", *OTHERS])
+    server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+    server.post(f"{T}/{tournament['id']}/clock", {"action": "start", "minutes": 30},
+                tournament["token"])
+    with phone_in_use(browser, server) as phone:
+        page = phone.page
+        page.clock.install(time=datetime.now(UTC) + timedelta(minutes=minutes_off))
+        phone.open(f"#/t/{tournament['id']}/p/1")
+        off = page.evaluate("() => Date.now()") / 1000 - time.time()
+        assert abs(off - minutes_off * 60) < 5, f"the phone's clock is {off:.0f} s off"
+        clock = page.locator("#clock")
+        expect(clock).to_have_attribute("data-state", "running")
+        for _ in range(3):
+            shown = seconds_shown(clock.locator(".clock-time").inner_text())
+            left = server.get(f"{T}/{tournament['id']}")["clock"]["remaining_s"]
+            assert abs(shown - left) <= 3, f"the phone shows {shown} s, the server has {left} s"
+            time.sleep(1.1)
+
+
+def test_the_tournaments_own_warning_time_moves_the_warning_on_the_phone_and_the_board(
+        browser: Any, server: Server) -> None:
+    """A tournament made with `warn_minutes` 10: with 9 minutes 55 left the player's phone and
+    the board show the warning, where the default of 5 minutes would still be running."""
+    tournament = new_tournament(server, warn_minutes=10)
+    check_in_all(server, tournament, ["Ann", *OTHERS])
+    server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+    server.post(f"{T}/{tournament['id']}/clock", {"action": "start", "minutes": 12},
+                tournament["token"])
+    with phone_in_use(browser, server) as phone, \
+            phone_in_use(browser, server, viewport=HD) as board:
+        phone.page.clock.install()
+        phone.open(f"#/t/{tournament['id']}/p/1")
+        board.page.clock.install()
+        as_organiser(board, tournament)
+        board.open(f"#/t/{tournament['id']}/board")
+        for page in (phone.page, board.page):
+            clock = page.locator("#clock")
+            expect(clock).to_have_attribute("data-state", "running")
+            page.clock.fast_forward("02:05")
+            expect(clock).to_have_attribute("data-state", "warning")
+            expect(clock.locator(".clock-time")).to_have_text(re.compile(r"^09:5\d$"))
+    # Made without it, a tournament warns at 5 minutes.
+    assert new_tournament(server)["warn_minutes"] == 5
+
+
+def test_a_checked_in_players_phone_shows_the_tables_result_and_place_once_confirmed(
+        phone: Phone, server: Server) -> None:
+    tournament = new_tournament(server)
+    page = phone.page
+    phone.open(f"#/t/{tournament['id']}/check-in?code={tournament['check_in_code']}")
+    page.fill("#ci-name", "Ann")
+    page.click("#ci-send")
+    expect(page.locator("#no-table")).to_be_visible()
+    check_in_all(server, tournament, OTHERS)
+    started = server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+    table = next(t for t in started["tables"] if 1 in t["players"])
+    seat = table["players"].index(1)
+    expect(page.locator("#your-table")).to_be_visible(timeout=15000)
+    # The table enters its game, Ann out first: entered, not confirmed, nothing of it shows.
+    server.post(f"/api/v1/matches/{table['match_id']}/rounds",
+                {"winner": seat, "penalty": [0 if s == seat else 3 * s + 3 for s in range(4)]},
+                table["table_token"])
+    entered = server.get(f"{T}/{tournament['id']}/players/1")
+    expect(page.locator(f'[data-version="{entered["version"]}"]')).to_be_attached(timeout=15000)
+    cells = page.locator('.my-results tr[data-round="1"] td')
+    expect(cells).to_have_count(5)
+    expect(cells.nth(3)).to_have_text("–")  # place
+    expect(cells.nth(4)).to_have_text("–")  # points
+    expect(page.locator("#my-standing")).to_have_text("Rank 1 with 0 points from 0 tables")
+    # The organiser confirms the table: the phone shows Ann's place, points and standing, live.
+    server.post(f"{T}/{tournament['id']}/rounds/1/tables/{table['table']}/confirm", {},
+                tournament["token"])
+    expect(cells.nth(3)).to_have_text("1st", timeout=15000)
+    expect(cells.nth(4)).to_have_text("1")
+    expect(page.locator("#my-standing")).to_have_text("Rank 1 with 1 point from 1 table")
+
+
+def test_the_check_in_code_reads_as_its_link_and_goes_once_round_1_starts(
+        browser: Any, server: Server, tmp_path: Path) -> None:
+    """The dashboard's QR code is the check-in link (zbar reads it from the screen); without late
+    check-in, starting round 1 takes the code off the dashboard and the board, live."""
+    tournament = new_tournament(server)
+    check_in_all(server, tournament, ["Ann", *OTHERS])
+    with phone_in_use(browser, server) as phone, \
+            phone_in_use(browser, server, viewport=HD) as board:
+        as_organiser(phone, tournament)
+        phone.open(f"#/t/{tournament['id']}")
+        panel = phone.page.locator("#check-in-panel")
+        read = qr_link(panel.locator(".qr"), tmp_path / "dashboard-qr.png")
+        assert read == panel.locator("#check-in-link").input_value()
+        assert read.split("#", 1)[1] == (
+            f"/t/{tournament['id']}/check-in?code={tournament['check_in_code']}")
+        as_organiser(board, tournament)
+        board.open(f"#/t/{tournament['id']}/board")
+        expect(board.page.locator("#board-check-in img")).to_be_visible()
+        server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+        # Both follow the round's start live: its two tables, and no check-in code any more.
+        expect(phone.page.locator(".tables .table-state")).to_have_count(2, timeout=15000)
+        expect(panel).to_have_count(0)
+        expect(phone.page.locator("img[src*='check-in']")).to_have_count(0)
+        expect(board.page.locator(".board-table")).to_have_count(2, timeout=15000)
+        expect(board.page.locator("#board-check-in")).to_have_count(0)
+
+
+def test_the_new_tournament_form_sends_check_in_late_check_in_and_the_warning(
+        phone: Phone, server: Server) -> None:
+    page = phone.page
+    phone.open("#/")
+    page.get_by_role("link", name="New tournament").click()
+    page.get_by_label("Name of the tournament").fill("Jassabend")
+    page.click("[data-path=game] [data-value=tschau-sepp]")
+    page.get_by_label("Check-in by QR code").check()
+    page.get_by_label("Late check-in", exact=True).check()
+    page.get_by_label("Clock warning (minutes left)").fill("8")
+    page.get_by_role("button", name="Create tournament").click()
+    expect(page.locator("#check-in-panel")).to_be_visible()
+    made = page.url.split("#/t/")[1].split("/")[0]
+    token = page.evaluate("""(id) => JSON.parse(localStorage.getItem('tafelrunde.tournaments'))
+        .find((t) => t.id === id).token""", made)
+    read = server.get(f"{T}/{made}", token)
+    assert (read["check_in"], read["late_check_in"], read["warn_minutes"]) == (True, True, 8)
+    assert read["check_in_code"]
 
 
 def test_the_dashboard_counts_who_paid_and_shows_the_check_in_code(

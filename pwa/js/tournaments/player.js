@@ -47,6 +47,7 @@ export async function playerScreen(root, id, playerId) {
 
   function draw() {
     const { standing } = view;
+    body.dataset.version = String(view.version); // the answer drawn, as the sheet's form says its own
     replace(head, tournament ? tournamentHeader(tournament, null)
       : h('div', { class: 'match-head' }, h('h1', {}, view.tournament_name)));
     replace(body,
