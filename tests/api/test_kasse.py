@@ -74,9 +74,9 @@ async def test_tonights_settlement_sums_the_evenings_matches_and_nets_them(
                           "Cem": ("1.15", "0.00", "-1.15")}
     assert chf["pot"] == "0.50"
     ids = {line["name"]: line["player"] for line in chf["members"]}
-    assert chf["transfers"] == [
-        {"from": ids["Cem"], "to": ids["Ann"], "amount": "1.15"},
-        {"from": ids["Bea"], "to": ids["Ann"], "amount": "0.25"}]
+    assert chf["transfers"] == [  # by payer: Bea joined before Cem
+        {"from": ids["Bea"], "to": ids["Ann"], "amount": "0.25"},
+        {"from": ids["Cem"], "to": ids["Ann"], "amount": "1.15"}]
     viewed = await client.get(f"{club.url}/settlement", headers=bearer(club.view_token))
     assert viewed.status_code == 200
     assert viewed.json() == tonight

@@ -73,7 +73,7 @@ def test_an_evening_for_money_its_settlement_and_a_payment_into_the_kasse(
     transfers = page.locator("#settlement .transfer")
     expect(transfers).to_have_count(2)
     assert [said(transfers.nth(i)) for i in range(2)] == [
-        "Cem → pays Ann CHF 0.95", "Bea → pays Ann CHF 0.05"]
+        "Bea → pays Ann CHF 0.05", "Cem → pays Ann CHF 0.95"]
     size = transfers.first.evaluate("el => parseFloat(getComputedStyle(el).fontSize)")
     assert size >= 20  # big type, readable across the table
 
@@ -88,7 +88,7 @@ def test_an_evening_for_money_its_settlement_and_a_payment_into_the_kasse(
     chf = page.locator(".settlement [data-currency=CHF]")
     expect(chf.locator(".transfer")).to_have_count(2, timeout=SAVED)
     assert [said(chf.locator(".transfer").nth(i)) for i in range(2)] == [
-        "Cem → pays Ann CHF 1.15", "Bea → pays Ann CHF 0.25"]
+        "Bea → pays Ann CHF 0.25", "Cem → pays Ann CHF 1.15"]
     expect(chf.locator(".pot")).to_contain_text("0.50")
     expect(page.locator(".settlement")).to_contain_text("3 matches played for money")
     bea = chf.locator("tbody tr", has_text="Bea").locator("td")
