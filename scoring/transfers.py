@@ -3,27 +3,28 @@
 Used for the sides of one match and for the members of a club over an evening or a season.
 
 The fewest transfers: participants whose nets add up to zero can settle among themselves, and a
-group of ``k`` such participants needs ``k - 1`` transfers (each transfer settles one of them;
-the last one is settled by the same transfer as the one before). So ``n`` participants with a
-non-zero net need ``n - g`` transfers, where ``g`` is the largest number of disjoint groups,
-each adding up to zero, that they can be split into; no settlement needs fewer.
+group of ``k`` such participants settles in ``k - 1`` transfers (each one settles at least one
+of them, the last one two); a group with no smaller group inside it cannot do with fewer. So
+``n`` participants with a non-zero net need ``n - g`` transfers, where ``g`` is the largest
+number of disjoint groups, each adding up to zero, that they can be split into.
 
 Decisions:
 
 - Up to :data:`EXACT_UP_TO` (15) participants with a non-zero net, ``g`` is found exactly by a
-  search over every subset of them (``2 ** n`` subsets, each looked at once with its ``n``
-  neighbours): in pure Python that takes about 20 ms for 15 on a laptop core, whatever the
-  amounts (``bench/transfers.py`` measures it), and doubles with each further participant.
-  Above that the participants are settled greedily, as one group: still at most ``n - 1``
-  transfers, seldom more than one or two above the fewest. A match has at most a handful of
-  sides; a club evening's settlement reaches 16 members with a net rarely.
+  search over every subset of them (``2 ** n`` subsets, each looked at with its ``n``
+  neighbours): in pure Python about 20 ms for 15 on one core of the development machine,
+  whatever the amounts, doubling with each further participant (40 ms for 16, 90 ms for 17;
+  ``bench/transfers.py`` measures it). Above that the participants are settled greedily, as one
+  group: still at most ``n - 1`` transfers, seldom more than one or two above the fewest. The
+  card games seat at most eight sides, so only a score pad of 16 to 20 sides or a club period
+  with more than 15 members owing or owed anything is settled greedily.
 - Within a group, greedily, as it is done on paper: the one who owes most pays the one owed most
   as much as one of them still needs, until the group is settled.
 - The answer depends on the nets only, not on the order they are given in: participants are
   taken in the order of their ids (side numbers, member ids). Where several splits into groups
-  are equally good, the one that takes the participant with the smallest id out of the
-  largest remainder first is chosen; ties in the greedy (two owing the same) go to the smaller
-  id. Transfers are listed by payer, then payee, by id.
+  are equally good, the split is found by taking participants out of the whole one at a time,
+  always the one with the smallest id that keeps the split best; ties in the greedy (two owing
+  the same) go to the smaller id. Transfers are listed by payer, then payee, by id.
 - Every amount is a difference of nets, so it is a whole number of minor units and a multiple
   of the coin when the nets are.
 """
