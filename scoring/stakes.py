@@ -3,7 +3,7 @@
 Each side pays every side ranked better than it ``per_point`` × the difference of their totals,
 each payment rounded half up to the currency's coin; a side not among the winners also pays
 ``per_match_lost`` into the pot. With ``to="pot"`` every payment goes into the pot. The payments
-between sides are netted to at most (sides − 1) transfers (:mod:`scoring.transfers`).
+between sides are netted to the fewest transfers, at most (sides − 1) (:mod:`scoring.transfers`).
 
 Decisions:
 

@@ -6,7 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from litestar.testing import AsyncTestClient
+from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
+from sqlmodel import select
 
+from api.clubs.models import ClubPaymentRow, ClubRow
+from api.db.models import MatchRow
+from api.server.settings import Settings
 from tests.api.clubs import CLUBS, MATCHES, Club, bearer, new_club, tschau_round
 from tests.conftest import problem
 
@@ -74,9 +79,9 @@ async def test_tonights_settlement_sums_the_evenings_matches_and_nets_them(
                           "Cem": ("1.15", "0.00", "-1.15")}
     assert chf["pot"] == "0.50"
     ids = {line["name"]: line["player"] for line in chf["members"]}
-    assert chf["transfers"] == [
-        {"from": ids["Cem"], "to": ids["Ann"], "amount": "1.15"},
-        {"from": ids["Bea"], "to": ids["Ann"], "amount": "0.25"}]
+    assert chf["transfers"] == [  # by payer: Bea joined before Cem
+        {"from": ids["Bea"], "to": ids["Ann"], "amount": "0.25"},
+        {"from": ids["Cem"], "to": ids["Ann"], "amount": "1.15"}]
     viewed = await client.get(f"{club.url}/settlement", headers=bearer(club.view_token))
     assert viewed.status_code == 200
     assert viewed.json() == tonight
@@ -286,3 +291,55 @@ async def test_a_teams_money_is_split_among_its_members_in_whole_coins(client: C
     (chf,) = (await club.get("/settlement"))["currencies"]
     assert lines(chf) == {"Ann": ("0.00", "0.10", "0.10"), "Cem": ("0.00", "0.05", "0.05"),
                           "Bea": ("0.10", "0.00", "-0.10"), "Dan": ("0.05", "0.00", "-0.05")}
+
+
+async def test_stakes_and_payments_are_stored_as_whole_minor_units(
+        client: Client, settings: Settings) -> None:
+    """What the rows hold, read through a session of their own: Rappen and cents as integers,
+    never a decimal string or a float."""
+    club = await new_club(client)
+    changed = await client.patch(club.url, headers=club.auth, json={
+        "stakes": {"tschau-sepp": {"currency": "EUR", "per_point": "0.02", "to": "pot",
+                                   "per_match_lost": "1.50"}}})
+    assert changed.status_code == 200, changed.text
+    match = await sheet(club, ["Ann", "Bea"], [0, 4], stakes=TEN_AND_A_FEE)
+    bea = (await club.members())["Bea"]["id"]
+    await pay(club, bea, "2.35", note="Abend")
+    await pay(club, bea, "-0.05", "EUR")
+    engine = create_async_engine(settings.database_url)
+    try:
+        async with AsyncSession(engine) as session:
+            stored_match = await session.scalar(select(MatchRow).where(MatchRow.id == match["id"]))
+            stored_club = await session.scalar(select(ClubRow).where(ClubRow.id == club.id))
+            payments = sorted((await session.scalars(select(ClubPaymentRow).where(
+                ClubPaymentRow.club_id == club.id))).all(), key=lambda payment: payment.id)
+    finally:
+        await engine.dispose()
+    assert stored_match is not None
+    assert stored_club is not None
+    assert stored_match.stakes == {"currency": "CHF", "per_point": 10, "to": "players",
+                                   "per_match_lost": 50}
+    assert stored_club.stakes == {"tschau-sepp": {"currency": "EUR", "per_point": 2, "to": "pot",
+                                                  "per_match_lost": 150}}
+    assert [(p.amount, p.currency) for p in payments] == [(235, "CHF"), (-5, "EUR")]
+    amounts = [stored_match.stakes["per_point"], stored_match.stakes["per_match_lost"],
+               stored_club.stakes["tschau-sepp"]["per_point"], *(p.amount for p in payments)]
+    assert all(type(amount) is int for amount in amounts)
+
+
+async def test_a_payment_can_be_neither_changed_nor_deleted(client: Client) -> None:
+    """A wrong payment is reversed by another: no route changes or removes one, with the club's
+    own token either, and the Kasse is as it was."""
+    club = await new_club(client)
+    await three_matches(club)
+    bea = (await club.members())["Bea"]["id"]
+    await pay(club, bea, "0.50", note="Abend")
+    before = (await club.get("/payments"), await club.get("/kasse"))
+    change = {"player": bea, "amount": "0.05", "currency": "CHF", "note": "Abend"}
+    for method, path, status in [("delete", "/payments/1", 404), ("put", "/payments/1", 404),
+                                 ("patch", "/payments/1", 404), ("delete", "/payments", 405),
+                                 ("put", "/payments", 405), ("patch", "/payments", 405)]:
+        answer = await client.request(method.upper(), f"{club.url}{path}", headers=club.auth,
+                                      json=None if method == "delete" else change)
+        problem(answer, status)
+    assert (await club.get("/payments"), await club.get("/kasse")) == before

@@ -54,6 +54,13 @@ async def test_exports_and_event_streams_name_their_media_types(
         "application/json", "text/csv", "text/html"}
     assert media_types(document, f"{matches}/events") == {"text/event-stream"}
     assert media_types(document, f"{tournaments}/events") == {"text/event-stream"}
+    clubs = "/api/v1/clubs/{club_id}"
+    by_operation = {operation["operationId"]: path for path, item in document["paths"].items()
+                    for operation in item.values()}
+    assert by_operation["clubSettlement"] == f"{clubs}/settlement"
+    assert by_operation["clubKasse"] == f"{clubs}/kasse"
+    assert media_types(document, f"{clubs}/settlement") == {"application/json", "text/csv"}
+    assert media_types(document, f"{clubs}/kasse") == {"application/json", "text/csv"}
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

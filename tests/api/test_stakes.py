@@ -50,8 +50,8 @@ async def test_tschau_sepp_penalty_points_are_paid_to_the_better_players(client:
     assert written["settlement"] == (await read(client, match))["settlement"]
     assert written["settlement"] == {
         "currency": "CHF", "pays": ["0.00", "0.35", "0.95"], "receives": ["1.00", "0.30", "0.00"],
-        "pot": "0.00", "transfers": [{"from": 2, "to": 0, "amount": "0.95"},
-                                     {"from": 1, "to": 0, "amount": "0.05"}]}
+        "pot": "0.00", "transfers": [{"from": 1, "to": 0, "amount": "0.05"},
+                                     {"from": 2, "to": 0, "amount": "0.95"}]}
 
 
 async def test_a_payment_in_francs_is_rounded_half_up_to_five_rappen(client: Client) -> None:
