@@ -8,7 +8,7 @@ import json
 import re
 import subprocess
 import urllib.request
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -115,19 +115,26 @@ FIRST_ROUNDS = {
                              {"seals": ["blue"]}],
                     "remaining": [[], None, [], []], "black": [0, 0, 0, 0]},
     "tschau-sepp": {"winner": 0, "penalty": [0, 4, 9, 20]},
+    "score-pad": {"points": [90, 40, 17, 10]},
 }
+OPTIONS = {"score-pad": {"title": "Schieber", "round_total": 157}}
 MEMBERS = ["Ann", "Bartholomäus", "Cid", "Dan"]
+STAKES = {"currency": "CHF", "per_point": "0.05", "per_match_lost": "0.50"}
 
 
 def every_screen(server: Server) -> tuple[list[str], dict[str, str]]:
     """Every screen of the app, as hash routes, with what this phone must hold to open them:
-    an entry, standings, history, share, correction and winner screen of each game (with a
-    long name), the new match, a tournament's dashboard, board, cards, player view and a
-    table's phone, and the club's screens."""
+    an entry, standings, history, share, correction and winner screen of each game and of the
+    score pad (with a long name), the new match, a tournament's dashboard, board, cards, player
+    view and a table's phone, tournament day's check-in form, a checked-in player's view
+    waiting for a table and at one with the clock running, and its dashboard, and the club's
+    screens, with its evening played for money (Abrechnung, Kasse with a payment) and a season
+    (table, member's line, board): every screen with data in it."""
     routes = ["#/", "#/new", "#/t/new", "#/c/new"]
     storage: dict[str, str] = {}
     for game, first in FIRST_ROUNDS.items():
-        made = server.post(M, {"game": game, "players": LONG_NAMES})
+        made = server.post(M, {"game": game, "players": LONG_NAMES,
+                               "options": OPTIONS.get(game, {})})
         server.post(f"{M}/{made['id']}/rounds", first, made["token"])
         base = f"#/m/{made['id']}"
         routes += [f"{base}?t={made['token']}", f"{base}/standings", f"{base}/history",
@@ -146,23 +153,53 @@ def every_screen(server: Server) -> tuple[list[str], dict[str, str]]:
     server.post(f"{M}/{first['match_id']}/rounds", {"winner": 0, "penalty": [0, 3, 6, 9]},
                 first["table_token"])
     server.post(f"{T}/{tournament['id']}/rounds/1/tables/1/confirm", {}, tournament["token"])
-    storage["tafelrunde.tournaments"] = (
-        f'[{{"id": "{tournament["id"]}", "token": "{tournament["token"]}"}}]')
     tid = tournament["id"]
     routes += [f"#/t/{tid}", f"#/t/{tid}/board", f"#/t/{tid}/r/1/cards", f"#/t/{tid}/p/1",
                f"#/m/{second['match_id']}?t={second['table_token']}&tt={tid}.1.{second['table']}",
                f"#/m/{first['match_id']}/winner"]
 
+    # Tournament day: the check-in form of one tournament; this phone checked in to two others,
+    # one waiting for its first round, one seated with the round clock running.
+    day = {"name": "Jassabend im Restaurant Sternen", "game": "tschau-sepp",
+           "options": {"games": 1}, "rounds": 2, "table_size": 4, "seating": "random",
+           "seed": 7, "check_in": True}
+    form, waiting, seated = (server.post(T, day) for _ in range(3))
+    checked_in: dict[str, dict[str, Any]] = {}
+    for held in (form, waiting, seated):
+        for name in [*LONG_NAMES, "Elisabeth", "Franz", "Giulia", "Hans-Peter"]:
+            player = server.post(f"{T}/{held['id']}/check-in", {
+                "code": held["check_in_code"], "name": name, "club": "Jassclub Donnerstagsrunde"})
+            if held is not form and name == "Bartholomäus":
+                checked_in[held["id"]] = {"player": player["player"]["id"],
+                                          "token": player["player_token"]}
+    server.post(f"{T}/{seated['id']}/rounds", {}, seated["token"])
+    server.post(f"{T}/{seated['id']}/clock", {"action": "start", "minutes": 30}, seated["token"])
+    storage["tafelrunde.checked-in"] = json.dumps(checked_in)
+    routes += [f"#/t/{form['id']}/check-in?code={form['check_in_code']}", f"#/t/{seated['id']}"]
+    routes += [f"#/t/{day_id}/p/{me['player']}" for day_id, me in checked_in.items()]
+    storage["tafelrunde.tournaments"] = json.dumps(
+        [{"id": held["id"], "token": held["token"]} for held in (tournament, seated)])
+
     club = server.post(C, {"name": "Jassclub Donnerstagsrunde"})
     for order in ([0, 3, 6, 9], [6, 0, 9, 3], [9, 6, 0, 3]):
         made = server.post(M, {"game": "tschau-sepp", "players": MEMBERS,
-                               "options": {"games": 1}, "club": club["id"]}, club["token"])
+                               "options": {"games": 1}, "club": club["id"], "stakes": STAKES},
+                           club["token"])
         server.post(f"{M}/{made['id']}/rounds", {"winner": order.index(0), "penalty": order},
                     made["token"])
     cid = club["id"]
+    server.post(f"{C}/{cid}/payments", {"player": 2, "amount": "0.50", "currency": "CHF"},
+                club["token"])
+    today = datetime.now(ZoneInfo("Europe/Zurich")).date()
+    season = server.post(f"{C}/{cid}/seasons", {
+        "name": "Wintermeisterschaft", "from": (today - timedelta(days=60)).isoformat(),
+        "to": (today + timedelta(days=60)).isoformat()}, club["token"])
+    seasons = f"#/c/{cid}/season/{season['id']}"
     routes += [f"#/c/{cid}?t={club['token']}&v={club['view_token']}", f"#/c/{cid}/ladder",
                f"#/c/{cid}/ladder/tschau-sepp", f"#/c/{cid}/history", f"#/c/{cid}/p/1",
-               f"#/c/{cid}/p/1/vs/2", f"#/c/{cid}/share", f"#/c/{cid}/new", f"#/c/{cid}/t/new"]
+               f"#/c/{cid}/p/1/vs/2", f"#/c/{cid}/share", f"#/c/{cid}/new", f"#/c/{cid}/t/new",
+               f"#/c/{cid}/settlement", f"#/c/{cid}/kasse", f"#/c/{cid}/season", seasons,
+               f"{seasons}/p/2", f"{seasons}/board"]
     return routes, storage
 
 
