@@ -457,6 +457,63 @@ def test_the_board_shows_the_tiebreak_that_separates_tied_players(
                 "0").rstrip("."), row
 
 
+# --- Item 14: the event streams fire no empty message in a browser.
+
+# Every EventSource event a page hears on a stream: `message` is what a browser fires for a block
+# with a `data:` line and no event name (an empty `data:` under a comment, as Litestar wrote it).
+LISTEN = """(streams) => {
+  window.heard = {};
+  for (const [name, url] of Object.entries(streams)) {
+    const seen = window.heard[name] = { message: [], current: [], change: [], error: 0 };
+    const source = new EventSource(url);
+    source.onmessage = (event) => seen.message.push(event.data);
+    source.onerror = () => { seen.error += 1; };
+    for (const kind of ['current', 'change']) {
+      source.addEventListener(kind, (event) => seen[kind].push(JSON.parse(event.data).version));
+    }
+  }
+}"""
+
+
+def test_an_event_stream_fires_no_empty_message_on_subscribe_or_keep_alive(
+        browser: Any, serve: Any, tmp_path: Any) -> None:
+    """A match's and a tournament's stream in chromium, kept alive every second (the server's
+    ``TAFELRUNDE_EVENT_PING``): the comments that open the stream and keep it alive fire
+    nothing, while its ``current`` and ``change`` events arrive as themselves."""
+    with serve(tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'events.db'}",
+               settings={"TAFELRUNDE_EVENT_PING": "1"}) as base:
+        server = Server(base)
+        match = server.post(M, {"game": "tschau-sepp", "players": ["Ann", "Ben"]})
+        tournament = server.post(T, {"name": "Cup", "game": "tschau-sepp", "rounds": 1,
+                                     "table_size": 2, "seating": "random", "seed": 1})
+        with phone_in_use(browser, server) as phone:
+            phone.open("#/")
+            page = phone.page
+            page.evaluate(LISTEN, {"match": f"{M}/{match['id']}/events",
+                                   "tournament": f"{T}/{tournament['id']}/events"})
+            page.wait_for_function("() => heard.match.current.length && "
+                                   "heard.tournament.current.length")
+            # Two keep-alives, read off a stream of the same server as it sends them.
+            request = urllib.request.Request(f"{base}{M}/{match['id']}/events")
+            with urllib.request.urlopen(request, timeout=10) as stream:
+                pings = 0
+                while pings < 2:
+                    pings += stream.readline() == b": ping\r\n"
+            server.post(f"{M}/{match['id']}/rounds", {"winner": 0, "penalty": [0, 9]},
+                        match["token"])
+            server.post(f"{T}/{tournament['id']}/players", {"name": "Ann"}, tournament["token"])
+            page.wait_for_function("() => heard.match.change.length && "
+                                   "heard.tournament.change.length")
+            heard = page.evaluate("() => heard")
+        versions = {"match": server.get(f"{M}/{match['id']}")["version"],
+                    "tournament": server.get(f"{T}/{tournament['id']}")["version"]}
+    for name, version in versions.items():
+        assert heard[name]["message"] == [], name
+        assert heard[name]["error"] == 0, name  # one stream each, never opened again
+        assert heard[name]["current"] == [version - 1], name
+        assert heard[name]["change"] == [version], name
+
+
 # --- Item 15: the A4 standings carry the date and don't wrap short club names.
 
 def test_the_printed_standings_carry_the_date_and_keep_club_names_whole(
