@@ -123,6 +123,9 @@ def open_match(page: Any, base: str, game: str, first: dict[str, Any] | None,
         post(base, f"/api/v1/matches/{match['id']}/rounds", first, match["token"])
     page.goto(f"{base}/#/m/{match['id']}?t={match['token']}")
     page.wait_for_selector("body[data-ready]")
+    # The screen before stays on the page until this match's screen draws (router.js): its
+    # heading may say the same round, so the wait is for this match's own tabs first.
+    page.locator(f".match-head a[href='#/m/{match['id']}/standings']").wait_for()
     page.locator(".entry-head h2", has_text="1" if first is None else "2").wait_for()
     return match
 

@@ -403,4 +403,4 @@ class ClubController(Controller):
                 return (await service.load_club(session, club_id)).version
 
         return ServerSentEvent(change_events(broker(request), events_channel(club_id), version,
-                                             event_socket(request)))
+                                             event_socket(request), ping=state.settings.event_ping))

@@ -44,8 +44,8 @@ said as problem details too, in English when the head could not be read.
 
 Event streams (``/events``) are long by design: none of these limits a stream that is read. Its
 request head came in time, it is never idle between answers (it is one answer), and the
-server's ping every 15 seconds (:data:`api.shared.requests.PING_SECONDS`) is taken by any client
-that still reads.
+server's ping every 15 seconds (the ``event_ping`` setting,
+:func:`api.shared.requests.change_events`) is taken by any client that still reads.
 """
 
 from __future__ import annotations

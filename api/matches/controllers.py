@@ -203,4 +203,4 @@ class MatchController(Controller):
                                                 reader)).version
 
         return ServerSentEvent(change_events(broker(request), match_id, version,
-                                             event_socket(request)))
+                                             event_socket(request), ping=state.settings.event_ping))

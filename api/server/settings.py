@@ -33,6 +33,8 @@ Decisions:
 * An import under way renews its lease every 5 s; 30 s without a heartbeat and any server
   process on the database sweeps it (``api.shared.imports``): far above a heartbeat delayed by
   a busy machine or database, short enough that a crashed host's half-import is gone soon.
+* A quiet event stream gets a comment every 15 s (``TAFELRUNDE_EVENT_PING``): under the read
+  timeout of every common reverse proxy, and a test can make it short.
 * One worker process by default; ``--workers N`` needs PostgreSQL (refused on SQLite, exit
   status 2, before the database is touched).
 """
@@ -225,6 +227,10 @@ class Settings:
         30, whole("a whole number of seconds", 1, 3600),
         "seconds without a heartbeat after which an import under way counts as abandoned and "
         "is swept (the same on every server process of a database)")
+    event_ping: int = setting(
+        15, whole("a whole number of seconds", 1, 3600),
+        "seconds between the comments that keep a quiet event stream open through a proxy "
+        "(one that closes a stream quiet for longer than its read timeout)")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None,

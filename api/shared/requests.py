@@ -15,7 +15,6 @@ from api.shared.live import RESYNC, Broker, Change, Socket, change_bytes
 Session = NamedDependency[AsyncSession]
 SECURITY: list[dict[str, list[str]]] = [{}, {"bearer": []}]
 """Reads are open, or need a token where a match or tournament is private."""
-PING_SECONDS = 15.0
 
 
 def authorization(request: Request[Any, Any, Any]) -> str | None:
@@ -39,7 +38,8 @@ EVENTS_DESCRIPTION = (
     "\"action\", \"round\"}`, follows every write. Changes are hints: they may arrive late "
     "or out of order, so read the resource again when a version is newer than the one shown. "
     "A `current` event may come again later (the server lost track of changes for a moment). "
-    "A comment every 15 seconds keeps proxies from closing a quiet stream."
+    "A comment every 15 seconds (the server's `TAFELRUNDE_EVENT_PING`) keeps proxies from "
+    "closing a quiet stream."
 )
 
 
@@ -78,11 +78,12 @@ def event_socket(request: Request[Any, Any, Any]) -> tuple[Socket, bool] | None:
 
 async def change_events(
     live: Broker, key: str, version: Callable[[], Awaitable[int]],
-    socket: tuple[Socket, bool] | None = None,
+    socket: tuple[Socket, bool] | None = None, *, ping: float,
 ) -> AsyncIterator[ServerSentEventMessage]:
     """Server-Sent Events (see ``EVENTS_DESCRIPTION``): a comment once subscribed, ``current``
     with the ``version()`` read after subscribing (a change committed later is heard, one
-    committed earlier is in that version), then each change, with pings in between.
+    committed earlier is in that version), then each change, with a ping after every ``ping``
+    seconds without one (the ``event_ping`` setting).
 
     Given the stream's ``socket`` (:func:`event_socket`), the stream hands it to the broker as
     soon as it has sent what came before (the stream's head, its opening events, the changes
@@ -96,7 +97,7 @@ async def change_events(
                 # Everything yielded so far is written: the server resumes a stream only once
                 # its last event is on the socket, so the broker's writes come after it.
                 subscription.write_to(*socket)
-            change = await subscription.next(PING_SECONDS)
+            change = await subscription.next(ping)
             if change is None:
                 yield Comment(comment="ping")
             elif change is RESYNC:

@@ -288,4 +288,5 @@ class TournamentController(Controller):
                 return await service.version_of(session, tournament_id)
 
         return ServerSentEvent(change_events(broker(request), events_channel(tournament_id),
-                                             version, event_socket(request)))
+                                             version, event_socket(request),
+                                             ping=state.settings.event_ping))

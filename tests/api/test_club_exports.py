@@ -3,6 +3,7 @@ identical statistics and ratings."""
 
 from __future__ import annotations
 
+import secrets
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from api.app import create_app
+from api.matches.service import MATCH_ID_BYTES
 from api.server.settings import Settings
 from tests.api.clubs import CLUBS, MATCHES, TOURNAMENTS, Club, bearer, new_club, tschau_round
 from tests.api.test_exports import table
@@ -167,3 +169,25 @@ async def test_results_and_statistics_export_as_csv_for_the_spreadsheet_and_as_j
     assert [r["name"] for r in body["results"]][:1] == ["=HYPERLINK(\"x\")"]
     assert {r["name"] for r in body["statistics"]} == {"=HYPERLINK(\"x\")", "Bea", "Cem"}
     problem(await client.get(f"{club.url}/export"), 401)
+
+
+async def test_a_match_id_comes_out_of_the_club_csv_unaltered(
+        client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 23, item 14: a match id drawn with a leading ``-`` came out of the club CSV as
+    ``'-81z2…``, the formula guard's quote before it. Such an id is drawn again, so the CSV
+    holds every match id exactly as the API names the match."""
+    club = await new_club(client)
+    real = secrets.token_urlsafe
+    leading_dash = iter(["-81z2Qx7Ab3K"])
+
+    def draw(random_bytes: int) -> str:
+        if random_bytes == MATCH_ID_BYTES:
+            return next(leading_dash, None) or real(random_bytes)
+        return real(random_bytes)
+
+    monkeypatch.setattr(secrets, "token_urlsafe", draw)
+    played = [await club.play(["Ann", "Bea"], [0, 3]), await club.play(["Bea", "Cem"], [4, 0])]
+    assert next(leading_dash, None) is None  # the first match's id was drawn with a dash first
+    results = table(await client.get(f"{club.url}/export", headers=club.auth))
+    assert [row["Match"] for row in results] == [played[0]["id"]] * 2 + [played[1]["id"]] * 2
+    assert not any(row["Match"].startswith(("-", "'")) for row in results)

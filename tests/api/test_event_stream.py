@@ -9,8 +9,11 @@ import json
 
 import pytest
 
+from api.server.settings import Settings
 from api.shared import live, requests
 from api.shared.live import Change, MemoryBroker
+
+PING = Settings().event_ping
 
 
 async def version() -> int:
@@ -19,7 +22,7 @@ async def version() -> int:
 
 async def test_the_stream_opens_with_a_bare_comment_then_the_version() -> None:
     broker = MemoryBroker()
-    events = requests.change_events(broker, "m1", version)
+    events = requests.change_events(broker, "m1", version, ping=PING)
     assert (await anext(events)).encode() == b": subscribed\r\n\r\n"
     assert (await anext(events)).encode() == b'event: current\r\ndata: {"version":3}\r\n\r\n'
     await broker.publish("m1", Change(4, "round_added", 2))
@@ -28,11 +31,8 @@ async def test_the_stream_opens_with_a_bare_comment_then_the_version() -> None:
     await events.aclose()
 
 
-async def test_a_quiet_stream_is_kept_alive_by_comments_a_browser_ignores(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(requests, "PING_SECONDS", 0.01)
-    events = requests.change_events(MemoryBroker(), "m1", version)
+async def test_a_quiet_stream_is_kept_alive_by_comments_a_browser_ignores() -> None:
+    events = requests.change_events(MemoryBroker(), "m1", version, ping=0.01)
     await anext(events)
     await anext(events)
     assert (await anext(events)).encode() == b": ping\r\n\r\n"
@@ -57,7 +57,8 @@ async def test_once_handed_over_a_stream_s_socket_gets_each_change_from_the_brok
     stream first, in order, and a closed socket is written no more."""
     broker = MemoryBroker()
     chunked, plain, closed = FakeSocket(), FakeSocket(), FakeSocket()
-    streams = [requests.change_events(broker, "t1", version, (socket, socket is not plain))
+    streams = [requests.change_events(broker, "t1", version, (socket, socket is not plain),
+                                      ping=PING)
                for socket in (chunked, plain, closed)]
     for events in streams:
         await anext(events)
@@ -92,7 +93,7 @@ async def test_changes_close_together_reach_a_handed_over_socket_as_the_newest(
     monkeypatch.setattr(live, "FAN_OUT_SECONDS", 0.05)
     broker = MemoryBroker()
     socket = FakeSocket()
-    events = requests.change_events(broker, "t1", version, (socket, False))
+    events = requests.change_events(broker, "t1", version, (socket, False), ping=PING)
     await anext(events)
     await anext(events)
     waiting = asyncio.ensure_future(anext(events))  # hands its socket over

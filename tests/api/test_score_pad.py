@@ -313,7 +313,8 @@ async def test_finishing_is_heard_live_by_every_phone_on_the_match(client: Clien
     async def version() -> int:
         return 2
 
-    events = requests.change_events(client.app.state.broker, match["id"], version)
+    events = requests.change_events(client.app.state.broker, match["id"], version,
+                                    ping=client.app.state.settings.event_ping)
     await anext(events)
     await anext(events)
     ok(await finish(client, match))

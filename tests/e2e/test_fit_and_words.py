@@ -8,7 +8,7 @@ import json
 import re
 import subprocess
 import urllib.request
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -115,19 +115,26 @@ FIRST_ROUNDS = {
                              {"seals": ["blue"]}],
                     "remaining": [[], None, [], []], "black": [0, 0, 0, 0]},
     "tschau-sepp": {"winner": 0, "penalty": [0, 4, 9, 20]},
+    "score-pad": {"points": [90, 40, 17, 10]},
 }
+OPTIONS = {"score-pad": {"title": "Schieber", "round_total": 157}}
 MEMBERS = ["Ann", "Bartholomäus", "Cid", "Dan"]
+STAKES = {"currency": "CHF", "per_point": "0.05", "per_match_lost": "0.50"}
 
 
 def every_screen(server: Server) -> tuple[list[str], dict[str, str]]:
     """Every screen of the app, as hash routes, with what this phone must hold to open them:
-    an entry, standings, history, share, correction and winner screen of each game (with a
-    long name), the new match, a tournament's dashboard, board, cards, player view and a
-    table's phone, and the club's screens."""
+    an entry, standings, history, share, correction and winner screen of each game and of the
+    score pad (with a long name), the new match, a tournament's dashboard, board, cards, player
+    view and a table's phone, tournament day's check-in form, a checked-in player's view
+    waiting for a table and at one with the clock running, and its dashboard, and the club's
+    screens, with its evening played for money (Abrechnung, Kasse with a payment) and a season
+    (table, member's line, board): every screen with data in it."""
     routes = ["#/", "#/new", "#/t/new", "#/c/new"]
     storage: dict[str, str] = {}
     for game, first in FIRST_ROUNDS.items():
-        made = server.post(M, {"game": game, "players": LONG_NAMES})
+        made = server.post(M, {"game": game, "players": LONG_NAMES,
+                               "options": OPTIONS.get(game, {})})
         server.post(f"{M}/{made['id']}/rounds", first, made["token"])
         base = f"#/m/{made['id']}"
         routes += [f"{base}?t={made['token']}", f"{base}/standings", f"{base}/history",
@@ -146,23 +153,53 @@ def every_screen(server: Server) -> tuple[list[str], dict[str, str]]:
     server.post(f"{M}/{first['match_id']}/rounds", {"winner": 0, "penalty": [0, 3, 6, 9]},
                 first["table_token"])
     server.post(f"{T}/{tournament['id']}/rounds/1/tables/1/confirm", {}, tournament["token"])
-    storage["tafelrunde.tournaments"] = (
-        f'[{{"id": "{tournament["id"]}", "token": "{tournament["token"]}"}}]')
     tid = tournament["id"]
     routes += [f"#/t/{tid}", f"#/t/{tid}/board", f"#/t/{tid}/r/1/cards", f"#/t/{tid}/p/1",
                f"#/m/{second['match_id']}?t={second['table_token']}&tt={tid}.1.{second['table']}",
                f"#/m/{first['match_id']}/winner"]
 
+    # Tournament day: the check-in form of one tournament; this phone checked in to two others,
+    # one waiting for its first round, one seated with the round clock running.
+    day = {"name": "Jassabend im Restaurant Sternen", "game": "tschau-sepp",
+           "options": {"games": 1}, "rounds": 2, "table_size": 4, "seating": "random",
+           "seed": 7, "check_in": True}
+    form, waiting, seated = (server.post(T, day) for _ in range(3))
+    checked_in: dict[str, dict[str, Any]] = {}
+    for held in (form, waiting, seated):
+        for name in [*LONG_NAMES, "Elisabeth", "Franz", "Giulia", "Hans-Peter"]:
+            player = server.post(f"{T}/{held['id']}/check-in", {
+                "code": held["check_in_code"], "name": name, "club": "Jassclub Donnerstagsrunde"})
+            if held is not form and name == "Bartholomäus":
+                checked_in[held["id"]] = {"player": player["player"]["id"],
+                                          "token": player["player_token"]}
+    server.post(f"{T}/{seated['id']}/rounds", {}, seated["token"])
+    server.post(f"{T}/{seated['id']}/clock", {"action": "start", "minutes": 30}, seated["token"])
+    storage["tafelrunde.checked-in"] = json.dumps(checked_in)
+    routes += [f"#/t/{form['id']}/check-in?code={form['check_in_code']}", f"#/t/{seated['id']}"]
+    routes += [f"#/t/{day_id}/p/{me['player']}" for day_id, me in checked_in.items()]
+    storage["tafelrunde.tournaments"] = json.dumps(
+        [{"id": held["id"], "token": held["token"]} for held in (tournament, seated)])
+
     club = server.post(C, {"name": "Jassclub Donnerstagsrunde"})
     for order in ([0, 3, 6, 9], [6, 0, 9, 3], [9, 6, 0, 3]):
         made = server.post(M, {"game": "tschau-sepp", "players": MEMBERS,
-                               "options": {"games": 1}, "club": club["id"]}, club["token"])
+                               "options": {"games": 1}, "club": club["id"], "stakes": STAKES},
+                           club["token"])
         server.post(f"{M}/{made['id']}/rounds", {"winner": order.index(0), "penalty": order},
                     made["token"])
     cid = club["id"]
+    server.post(f"{C}/{cid}/payments", {"player": 2, "amount": "0.50", "currency": "CHF"},
+                club["token"])
+    today = datetime.now(ZoneInfo("Europe/Zurich")).date()
+    season = server.post(f"{C}/{cid}/seasons", {
+        "name": "Wintermeisterschaft", "from": (today - timedelta(days=60)).isoformat(),
+        "to": (today + timedelta(days=60)).isoformat()}, club["token"])
+    seasons = f"#/c/{cid}/season/{season['id']}"
     routes += [f"#/c/{cid}?t={club['token']}&v={club['view_token']}", f"#/c/{cid}/ladder",
                f"#/c/{cid}/ladder/tschau-sepp", f"#/c/{cid}/history", f"#/c/{cid}/p/1",
-               f"#/c/{cid}/p/1/vs/2", f"#/c/{cid}/share", f"#/c/{cid}/new", f"#/c/{cid}/t/new"]
+               f"#/c/{cid}/p/1/vs/2", f"#/c/{cid}/share", f"#/c/{cid}/new", f"#/c/{cid}/t/new",
+               f"#/c/{cid}/settlement", f"#/c/{cid}/kasse", f"#/c/{cid}/season", seasons,
+               f"{seasons}/p/2", f"{seasons}/board"]
     return routes, storage
 
 
@@ -418,6 +455,63 @@ def test_the_board_shows_the_tiebreak_that_separates_tied_players(
         for row in rows:
             assert by_player[row["player"]] == f"{row['tiebreaks']['score_share']:.2f}".rstrip(
                 "0").rstrip("."), row
+
+
+# --- Item 14: the event streams fire no empty message in a browser.
+
+# Every EventSource event a page hears on a stream: `message` is what a browser fires for a block
+# with a `data:` line and no event name (an empty `data:` under a comment, as Litestar wrote it).
+LISTEN = """(streams) => {
+  window.heard = {};
+  for (const [name, url] of Object.entries(streams)) {
+    const seen = window.heard[name] = { message: [], current: [], change: [], error: 0 };
+    const source = new EventSource(url);
+    source.onmessage = (event) => seen.message.push(event.data);
+    source.onerror = () => { seen.error += 1; };
+    for (const kind of ['current', 'change']) {
+      source.addEventListener(kind, (event) => seen[kind].push(JSON.parse(event.data).version));
+    }
+  }
+}"""
+
+
+def test_an_event_stream_fires_no_empty_message_on_subscribe_or_keep_alive(
+        browser: Any, serve: Any, tmp_path: Any) -> None:
+    """A match's and a tournament's stream in chromium, kept alive every second (the server's
+    ``TAFELRUNDE_EVENT_PING``): the comments that open the stream and keep it alive fire
+    nothing, while its ``current`` and ``change`` events arrive as themselves."""
+    with serve(tmp_path, f"sqlite+aiosqlite:///{tmp_path / 'events.db'}",
+               settings={"TAFELRUNDE_EVENT_PING": "1"}) as base:
+        server = Server(base)
+        match = server.post(M, {"game": "tschau-sepp", "players": ["Ann", "Ben"]})
+        tournament = server.post(T, {"name": "Cup", "game": "tschau-sepp", "rounds": 1,
+                                     "table_size": 2, "seating": "random", "seed": 1})
+        with phone_in_use(browser, server) as phone:
+            phone.open("#/")
+            page = phone.page
+            page.evaluate(LISTEN, {"match": f"{M}/{match['id']}/events",
+                                   "tournament": f"{T}/{tournament['id']}/events"})
+            page.wait_for_function("() => heard.match.current.length && "
+                                   "heard.tournament.current.length")
+            # Two keep-alives, read off a stream of the same server as it sends them.
+            request = urllib.request.Request(f"{base}{M}/{match['id']}/events")
+            with urllib.request.urlopen(request, timeout=10) as stream:
+                pings = 0
+                while pings < 2:
+                    pings += stream.readline() == b": ping\r\n"
+            server.post(f"{M}/{match['id']}/rounds", {"winner": 0, "penalty": [0, 9]},
+                        match["token"])
+            server.post(f"{T}/{tournament['id']}/players", {"name": "Ann"}, tournament["token"])
+            page.wait_for_function("() => heard.match.change.length && "
+                                   "heard.tournament.change.length")
+            heard = page.evaluate("() => heard")
+        versions = {"match": server.get(f"{M}/{match['id']}")["version"],
+                    "tournament": server.get(f"{T}/{tournament['id']}")["version"]}
+    for name, version in versions.items():
+        assert heard[name]["message"] == [], name
+        assert heard[name]["error"] == 0, name  # one stream each, never opened again
+        assert heard[name]["current"] == [version - 1], name
+        assert heard[name]["change"] == [version], name
 
 
 # --- Item 15: the A4 standings carry the date and don't wrap short club names.

@@ -121,3 +121,63 @@ def test_offline_a_round_missing_scores_is_not_queued_and_says_which(
     expect(page.locator(".pending-round")).to_have_count(0, timeout=15000)
     assert [r["entry"]["scores"] for r in api_match(server, match)["rounds"]] == [
         [3, 2, 1, checksum - 6]]
+
+
+@pytest.mark.parametrize("guide", ["answers", "unreachable"])
+def test_a_round_refused_on_reconnect_comes_back_to_be_fixed_and_saved(
+        phone: Any, server: Any, guide: str) -> None:
+    """The reported path: a round queued offline without its last score (as the app queued it
+    before it filled that score or refused to queue) is refused on reconnect. "Fix it" brings
+    the form back with what was typed, the missing score as an empty field (not "null") with the
+    API's error under it, until the score is filled, by the guide's answer or, when the guide
+    cannot be reached, from the checksum: then the error goes and Save stores the round."""
+    match, checksum = offline_at_four_players(phone, server)
+    page = phone.page
+    # The outbox item as an older app queued it: no version, no round number, Dan's score null.
+    page.evaluate("""async (matchId) => {
+      const [outbox, store] = await Promise.all([import('/js/outbox.js'), import('/js/store.js')]);
+      await outbox.enqueue({ matchId, token: store.writeToken(matchId), body: {
+        final_trump: 'red', scores: [3, 2, 1, null], trump_zero: 0 } });
+    }""", match)
+    expect(page.locator(".pending-round")).to_have_text("Round 1: waiting to be sent")
+
+    phone.context.set_offline(False)
+    refused = page.locator(".rejected")
+    expect(refused).to_contain_text("A round was not accepted:", timeout=15000)
+    expect(page.locator(".pending-round")).to_have_count(0)
+    assert api_match(server, match)["rounds"] == []
+
+    # The guide is held on its way, so the form is seen as it comes back, before it is filled.
+    held: list[Any] = []
+    holding = [True]
+    phone.context.route("**/guide*", lambda route: held.append(route) if holding[0]
+                        else route.continue_())
+    refused.get_by_role("button", name="Fix it").click()
+    expect(refused).to_have_count(0)
+    for name, value in zip(PLAYERS, ("3", "2", "1", ""), strict=True):
+        expect(page.get_by_label(f"Points of {name}")).to_have_value(value)
+    expect(page.locator("[data-path=final_trump] [data-value=red]")).to_have_attribute(
+        "aria-checked", "true")
+    dan_error = page.locator("[data-error-path='scores[3]']")
+    expect(dan_error).to_be_visible()
+
+    deadline = time.monotonic() + 15
+    while not held:  # Playwright calls the handler while the page is waited on
+        assert time.monotonic() < deadline, "the form never asked its guide"
+        page.wait_for_timeout(50)
+    expect(page.get_by_label("Points of Dan")).to_have_value("")
+    expect(dan_error).to_be_visible()
+    holding[0] = False
+    for route in held:
+        if guide == "answers":
+            route.continue_()
+        else:
+            route.abort()
+    expect(page.get_by_label("Points of Dan")).to_have_value(str(checksum - 6))
+    expect(dan_error).to_have_count(0)
+    time.sleep(0.3)  # the guide's live check has spoken about the filled round
+    expect(page.locator(".entry-form .field-error")).to_have_count(0)
+    page.get_by_role("button", name="Save round").click()
+    expect(page.locator(".entry-head h2")).to_contain_text("Round 2")
+    assert [r["entry"]["scores"] for r in api_match(server, match)["rounds"]] == [
+        [3, 2, 1, checksum - 6]]
