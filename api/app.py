@@ -56,10 +56,13 @@ from api.tournaments.controllers import TournamentController
 from api.tournaments.hosts import TournamentHost
 from api.tournaments.reads import Answers
 
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'")
+"""Every response's, but a page of the app's: that one also names its inline styles' hashes
+(:class:`api.server.app_files.Revalidation`)."""
 SECURITY_HEADERS = [
-    (b"content-security-policy",
-     b"default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
-     b"connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"),
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 ]
@@ -88,10 +91,14 @@ async def ping() -> dict[str, str]:
 
 
 async def add_headers(message: Message, scope: Scope) -> None:
-    """Security headers on every response."""
+    """Security headers on every response, where a route has not set its own (the app's page
+    sets a policy that names its inline styles)."""
     if message["type"] != "http.response.start":
         return
-    message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+    headers = list(message.get("headers", []))
+    present = {bytes(name).lower() for name, _ in headers}
+    message["headers"] = [*headers, *(header for header in SECURITY_HEADERS
+                                       if header[0] not in present)]
 
 
 def middleware(settings: Settings) -> list[Any]:
@@ -157,7 +164,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         health, ping, qr_code, GameController, MatchController, TournamentController,
         ClubController]
     if settings.pwa_dir.is_dir():
-        route_handlers += pwa_routes(settings.pwa_dir)
+        route_handlers += pwa_routes(settings.pwa_dir, CONTENT_SECURITY_POLICY)
     app = Litestar(
         route_handlers=route_handlers,
         dependencies={"session": Provide(provide_session), "words": WORDS_DEPENDENCY},

@@ -2,10 +2,10 @@
 against a performance target of 98.
 
 Lighthouse comes from the npm registry and drives Debian's chromium (``CHROME_PATH``). It is
-installed once, with ``npm install``, into a cache folder outside the repository
-(``$XDG_CACHE_HOME`` or ``~/.cache``, then ``tafelrunde/lighthouse-<version>``), pinned to
-``LIGHTHOUSE_VERSION``: the 12 line, because 13 needs Node 22 and Debian 12 ships Node 18 (12.8
-runs on 18.16 and later). ``--lighthouse PATH`` runs another installed CLI instead.
+installed once (:mod:`bench.npm`: a cache folder outside the repository, ``$XDG_CACHE_HOME`` or
+``~/.cache``, then ``tafelrunde/lighthouse-<version>``), pinned to ``LIGHTHOUSE_VERSION``: the
+12 line, because 13 needs Node 22 and Debian 12 ships Node 18 (12.8 runs on 18.16 and later).
+``--lighthouse PATH`` runs another installed CLI instead.
 
 Lighthouse's defaults are kept: a mid-range phone on a slow 4G network, simulated. Simulated
 scores still move a little from run to run, so the bench runs ``--runs`` times (default 3) and
@@ -18,7 +18,7 @@ The server is ``tafelrunde serve`` on a free port with a throwaway database, as 
 
 Exit status: 0 at or above the target, 1 below it, 2 when Lighthouse or chromium cannot be had.
 ``--smoke`` makes one run and exits 0 below the target too, and when Lighthouse cannot be had
-(no npm, or no registry offline) prints why and exits 0: CI checks that the bench runs, and a
+(no npm, or no registry to reach) prints why and exits 0: CI checks that the bench runs, and a
 simulated score on a busy shared machine (79 under a load of 20) says nothing about the app;
 the bench without ``--smoke`` judges the median of several runs on a quiet machine.
 
@@ -43,6 +43,7 @@ from typing import Any
 if not __package__:
     sys.path[0] = str(Path(__file__).resolve().parents[1])
 
+from bench.npm import Unavailable, npm_tool
 from bench.pwa_weight import served_app
 
 LIGHTHOUSE_VERSION = "12.8.2"
@@ -59,36 +60,11 @@ METRICS = (
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --no-first-run"
 
 
-class Unavailable(Exception):
-    """Lighthouse or chromium cannot be had on this machine."""
-
-
-def cache_folder() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "tafelrunde" / f"lighthouse-{LIGHTHOUSE_VERSION}"
-
-
 def lighthouse_cli(given: str | None) -> Path:
     """The Lighthouse CLI: the one given, else the cached install, made first if missing."""
     if given:
         return Path(given)
-    folder = cache_folder()
-    cli = folder / "node_modules" / ".bin" / "lighthouse"
-    if cli.exists():
-        return cli
-    npm = shutil.which("npm")
-    if npm is None or shutil.which("node") is None:
-        raise Unavailable("node and npm are not installed (Debian packages nodejs and npm)")
-    folder.mkdir(parents=True, exist_ok=True)
-    print(f"installing lighthouse@{LIGHTHOUSE_VERSION} into {folder} ...", flush=True)
-    installed = subprocess.run(
-        [npm, "install", "--prefix", str(folder), "--no-audit", "--no-fund", "--omit=dev",
-         "--save-exact", f"lighthouse@{LIGHTHOUSE_VERSION}"],
-        capture_output=True, text=True, timeout=600, check=False)
-    if installed.returncode != 0 or not cli.exists():
-        raise Unavailable("npm could not install lighthouse: "
-                          + (installed.stderr.strip().splitlines() or ["no output"])[-1])
-    return cli
+    return npm_tool("lighthouse", "lighthouse", LIGHTHOUSE_VERSION, "lighthouse")
 
 
 def chromium() -> str:

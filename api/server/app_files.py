@@ -23,6 +23,13 @@ Every file is answered with ``Cache-Control: no-cache`` and an ``ETag`` made fro
 body. A tag of the other coding does not match: the client holds other bytes than the ones this
 request selects, and a 304 naming a tag it does not hold would update nothing in its cache.
 
+The app's page (``index.html``) carries the styles of what shows before its script runs in a
+``<style>`` element, so that no stylesheet holds up its first paint. The Content-Security-Policy
+allows no inline style, so a page's answers (200 and 304 alike: a 304's headers replace the
+cached ones) name the SHA-256 hash of each of its ``<style>`` elements in ``style-src``
+(:meth:`AppFiles.style_sources`); that page may apply those styles and no other inline one, and a
+change to them changes the hash at once, as any file counts at once.
+
 Why not a long ``max-age``: the files' names carry no hash (there is no build step), so a browser
 must ask whether its copy is still current, and a 304 makes asking cheap. The service worker's
 cache is what makes the app instant and offline; phones that open the app over plain ``http``
@@ -32,10 +39,12 @@ alone.
 
 from __future__ import annotations
 
+import base64
 import fnmatch
 import hashlib
 import json
 import mimetypes
+import re
 import stat
 from pathlib import Path, PurePosixPath
 from typing import Any, NamedTuple
@@ -55,6 +64,8 @@ SERVICE_WORKER = "sw.js"
 WRITER = "api/server/app_files.py"
 """Named in what the server writes into the app's files, for whoever reads them in a browser."""
 SHELL = "index.html"
+# A page's own styles: <style> elements without attributes, hashed as the browser hashes them.
+INLINE_STYLE = re.compile(r"<style>(.*?)</style>", re.DOTALL)
 DIGEST_CHARS = 16  # 64 bits of SHA-256: tags and versions of one app's few dozen files
 REVALIDATE = "no-cache"
 
@@ -97,6 +108,7 @@ class AppFiles:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
         self._hashed: dict[str, tuple[int, int, int, str]] = {}
+        self._styles: dict[str, tuple[str, list[str]]] = {}
 
     def digest(self, relative: str) -> str | None:
         """The content hash of the file at ``relative`` (a POSIX path), or None if the app has
@@ -124,6 +136,22 @@ class AppFiles:
         digest = hashlib.sha256(path.read_bytes()).hexdigest()[:DIGEST_CHARS]
         self._hashed[relative] = (*seen, digest)
         return Content(digest, status.st_size)
+
+    def style_sources(self, relative: str) -> list[str]:
+        """The ``style-src`` sources that let the page at ``relative`` apply its own
+        ``<style>`` elements: ``'sha256-…'`` of each one's text, read again when the file
+        changes."""
+        content = self.content(relative)
+        if content is None:
+            return []
+        known = self._styles.get(relative)
+        if known is not None and known[0] == content.digest:
+            return known[1]
+        page = (self.root / relative).read_text(encoding="utf-8")
+        sources = [f"'sha256-{base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()}'"
+                   for style in INLINE_STYLE.findall(page)]
+        self._styles[relative] = (content.digest, sources)
+        return sources
 
     def listing(self) -> dict[str, str]:
         """Every file of the app with its content hash, by path, in path order."""
@@ -186,11 +214,13 @@ def entity_tag_matches(if_none_match: str, tag: str) -> bool:
 
 
 class Revalidation:
-    """Content tags, ``no-cache`` and 304 answers for the app's files (ASGI middleware)."""
+    """Content tags, ``no-cache`` and 304 answers for the app's files, and a page's policy
+    naming its inline styles (ASGI middleware)."""
 
-    def __init__(self, app: ASGIApp, files: AppFiles) -> None:
+    def __init__(self, app: ASGIApp, files: AppFiles, policy: str) -> None:
         self.app = app
         self.files = files
+        self.policy = policy
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         relative = scope["path"].lstrip("/")
@@ -203,8 +233,10 @@ class Revalidation:
         asked = Headers.from_scope(scope)
         tag = coded_tag(content.digest, gzips(
             media_type(relative), content.size, asked.get("accept-encoding", "")))
+        policy = (allowing_styles(self.policy, self.files.style_sources(relative))
+                  if media_type(relative) == "text/html" else None)
         if entity_tag_matches(asked.get("if-none-match", ""), tag):
-            await send(not_modified(tag, relative))
+            await send(not_modified(tag, relative, policy))
             await send({"type": "http.response.body", "body": b"", "more_body": False})
             return
 
@@ -213,17 +245,28 @@ class Revalidation:
                 headers = MutableScopeHeaders(message)
                 headers["etag"] = tag
                 headers["cache-control"] = REVALIDATE
+                if policy is not None:
+                    headers["content-security-policy"] = policy
             await send(message)
 
         await self.app(scope, receive, send_tagged)
 
 
-def not_modified(tag: str, relative: str) -> Message:
-    """A 304's head: the headers a 200 would have had that say which copy is current."""
+def not_modified(tag: str, relative: str, policy: str | None) -> Message:
+    """A 304's head: the headers a 200 would have had that say which copy is current, and a
+    page's policy (a browser replaces the cached copy's headers with a 304's)."""
     headers = [(b"etag", tag.encode()), (b"cache-control", REVALIDATE.encode())]
     if is_compressible(media_type(relative)):
         headers.append((b"vary", b"Accept-Encoding"))
+    if policy is not None:
+        headers.append((b"content-security-policy", policy.encode()))
     return {"type": "http.response.start", "status": 304, "headers": headers}
+
+
+def allowing_styles(policy: str, sources: list[str]) -> str:
+    """``policy`` (a Content-Security-Policy) with ``sources`` added to its ``style-src``."""
+    return "; ".join(" ".join([directive, *sources]) if directive.split()[0] == "style-src"
+                     else directive for directive in policy.split("; "))
 
 
 def media_type(relative: str) -> str:
@@ -231,8 +274,10 @@ def media_type(relative: str) -> str:
     return mimetypes.guess_type(relative)[0] or ""
 
 
-def pwa_routes(pwa_dir: Path) -> list[Any]:
-    """The app at ``/`` from ``pwa_dir``, its service worker and the worker's ``/precache.js``."""
+def pwa_routes(pwa_dir: Path, policy: str) -> list[Any]:
+    """The app at ``/`` from ``pwa_dir``, its service worker and the worker's ``/precache.js``;
+    ``policy`` is the service's Content-Security-Policy, which a page's answers extend by its
+    inline styles."""
     files = AppFiles(pwa_dir)
 
     @get(f"/{PRECACHE_MODULE}", include_in_schema=False, media_type="text/javascript",
@@ -250,5 +295,5 @@ def pwa_routes(pwa_dir: Path) -> list[Any]:
 
     return [precache, service_worker, create_static_files_router(
         path="/", directories=[pwa_dir], html_mode=True, include_in_schema=False, name="pwa",
-        middleware=[DefineMiddleware(Revalidation, files=files)],
+        middleware=[DefineMiddleware(Revalidation, files=files, policy=policy)],
     )]

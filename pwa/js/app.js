@@ -97,6 +97,17 @@ function installServiceWorker() {
     .catch(() => {});
 }
 
+/**
+ * The screens' stylesheet, which index.html preloads: applied here, not linked by the page, so
+ * that it holds up no paint (the page styles what shows before this script itself). Resolves once
+ * it applies, or failed to: a screen is drawn either way.
+ */
+function applyStylesheet() {
+  return new Promise((resolve) => {
+    document.head.append(h('link', { rel: 'stylesheet', href: 'css/app.css', onload: resolve, onerror: resolve }));
+  });
+}
+
 /** Sends what waits in the outbox; says so when rounds saved offline went out. */
 async function replayOutbox() {
   const outcomes = await replay().catch(() => []);
@@ -105,6 +116,7 @@ async function replayOutbox() {
 }
 
 async function boot() {
+  const styled = applyStylesheet();
   await useLanguage(preferredLanguage());
   labelChrome();
   document.getElementById('lang').addEventListener('change', async (event) => {
@@ -116,6 +128,7 @@ async function boot() {
   addEventListener('online', () => { showNetwork(); replayOutbox(); });
   addEventListener('offline', showNetwork);
   replayOutbox();
+  await styled;
   await start();
   document.body.dataset.ready = language();
   installServiceWorker();

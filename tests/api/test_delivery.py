@@ -6,7 +6,9 @@ themselves."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import gzip
+import hashlib
 import json
 import posixpath
 import re
@@ -14,6 +16,7 @@ import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import httpx
 import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
@@ -167,6 +170,57 @@ async def test_an_app_file_is_revalidated_by_its_content_tag(client: Client) -> 
     assert other.text == (REPO_ROOT / "pwa" / "js" / "app.js").read_text(encoding="utf-8")
     for page in ("/", "/index.html", "/sw.js"):
         assert (await client.get(page)).headers["cache-control"] == "no-cache"
+
+
+def style_src(answer: httpx.Response) -> list[str]:
+    """The sources of an answer's Content-Security-Policy ``style-src``."""
+    for directive in answer.headers["content-security-policy"].split(";"):
+        name, *sources = directive.split()
+        if name == "style-src":
+            return sources
+    raise AssertionError("no style-src")
+
+
+def style_hash(page: str) -> str:
+    """The CSP source of the page's one ``<style>`` element: the SHA-256 of its text."""
+    style = page.split("<style>", 1)[1].split("</style>", 1)[0]
+    return f"'sha256-{base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()}'"
+
+
+async def test_the_apps_page_holds_up_no_paint_for_a_stylesheet(client: Client) -> None:
+    """No render-blocking stylesheet: the page styles what shows before its script in its own
+    ``<style>`` and preloads the screens' sheet, which app.js applies."""
+    page = (await client.get("/")).text
+    assert not re.search(r"<link[^>]*rel=.?stylesheet", page)
+    assert '<link rel="preload" href="css/app.css" as="style">' in page
+    assert "'css/app.css'" in (await client.get("/js/app.js")).text
+
+
+async def test_the_apps_page_may_apply_its_own_style_and_no_other_inline_one(
+        client: Client, app_dir: Path) -> None:
+    """Its policy names the hash of its ``<style>``, on a 304 too (a browser replaces the
+    cached copy's headers with a 304's); every other answer allows no inline style."""
+    own = style_hash((app_dir / "index.html").read_text(encoding="utf-8"))
+    for path in ("/", "/index.html"):
+        for encoding in (GZIP, PLAIN):
+            answer = await client.get(path, headers=encoding)
+            assert style_src(answer) == ["'self'", own], (path, encoding)
+            again = await client.get(path, headers={**encoding,
+                                                    "If-None-Match": answer.headers["etag"]})
+            assert again.status_code == 304
+            assert style_src(again) == ["'self'", own], (path, encoding)
+            assert again.headers["content-security-policy"] == answer.headers[
+                "content-security-policy"]
+    for path in ("/js/app.js", "/css/app.css", "/sw.js", "/precache.js", "/api/v1/games"):
+        assert style_src(await client.get(path)) == ["'self'"], path
+
+    # An edit counts at once, as for any file of the app.
+    shell = app_dir / "index.html"
+    shell.write_text(shell.read_text(encoding="utf-8").replace(
+        "<style>\n", "<style>\nmain { color: red; }\n"), encoding="utf-8")
+    edited = style_hash(shell.read_text(encoding="utf-8"))
+    assert edited != own
+    assert style_src(await client.get("/")) == ["'self'", edited]
 
 
 async def test_the_gzip_and_the_plain_bytes_of_an_app_file_carry_different_strong_tags(

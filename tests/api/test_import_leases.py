@@ -180,6 +180,27 @@ async def test_a_sweep_leaves_a_tournament_import_alone_while_its_lease_lives(
     assert (await client.get(f"/api/v1/tournaments/{kept['id']}/standings")).status_code == 200
 
 
+async def test_an_import_whose_lease_was_claimed_answers_503_and_keeps_nothing(
+    client: AsyncTestClient,  # type: ignore[type-arg]
+    settings: Settings, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its last write finds the lease claimed by a sweep (the unit tests above show how): the
+    sender hears, in its language, that nothing was kept and that sending it again is safe."""
+    before = await stored(settings.database_url)
+
+    async def claimed(*_args: Any) -> None:
+        raise LeaseLost
+
+    monkeypatch.setattr(backup, "_reveal", claimed)
+    monkeypatch.setattr(backup, "BIG_BACKUP_BYTES", 1 << 30)  # imported in this process
+    failed = await client.post("/api/v1/tournaments/import", content=backup_body(8), headers={
+        "Content-Type": "application/json", "Accept-Language": "de"})
+    assert failed.status_code == 503
+    assert failed.headers["content-type"].startswith("application/problem+json")
+    assert failed.json()["detail"].startswith("Der Import ist ins Stocken geraten")
+    assert await stored(settings.database_url) == before
+
+
 def gone_pid() -> int:
     """The id of a process of this host that has exited."""
     pid = subprocess.Popen([sys.executable, "-c", "pass"])

@@ -3,9 +3,10 @@ what client generators and documentation tools read (security per operation, the
 one-armed oneOf) says what the API does.
 
 Redocly's CLI comes from the npm registry, pinned, installed once into a cache folder outside the
-repository (``$XDG_CACHE_HOME`` or ``~/.cache``, then ``tafelrunde/redocly-<version>``); later
-runs use that install. Without node and npm the test skips with the reason, except under
-``CI=true``, where it fails.
+repository (:mod:`bench.npm`: ``$XDG_CACHE_HOME`` or ``~/.cache``, then
+``tafelrunde/redocly-<version>``); later runs use that install. Without node and npm, or when npm
+cannot reach its registry, the test skips with the reason, except under ``CI=true``, where it
+fails; any other failure to install it fails everywhere.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
+
+from bench.npm import Unavailable, npm_tool
 
 REDOCLY_VERSION = "2.77.0"
 
@@ -30,25 +32,12 @@ Client = AsyncTestClient[Litestar]
 @pytest.fixture(scope="session")
 def redocly() -> Path:
     """The cached Redocly CLI, installed first if it is missing."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    folder = Path(base) / "tafelrunde" / f"redocly-{REDOCLY_VERSION}"
-    cli = folder / "node_modules" / ".bin" / "redocly"
-    if cli.exists():
-        return cli
-    npm = shutil.which("npm")
-    if npm is None or shutil.which("node") is None:
-        unavailable = "node and npm are not installed (Debian packages nodejs and npm)"
+    try:
+        return npm_tool("redocly", "@redocly/cli", REDOCLY_VERSION, "redocly")
+    except Unavailable as reason:
         if os.environ.get("CI") == "true":
-            pytest.fail(unavailable)
-        pytest.skip(unavailable)
-    folder.mkdir(parents=True, exist_ok=True)
-    installed = subprocess.run(
-        [npm, "install", "--prefix", str(folder), "--no-audit", "--no-fund", "--omit=dev",
-         "--save-exact", f"@redocly/cli@{REDOCLY_VERSION}"],
-        capture_output=True, text=True, timeout=600, check=False)
-    assert installed.returncode == 0, installed.stderr
-    assert cli.exists(), installed.stdout
-    return cli
+            pytest.fail(str(reason))
+        pytest.skip(str(reason))
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

@@ -220,3 +220,31 @@ def test_the_csv_export_is_laid_out_for_the_spreadsheet_of_the_phones_locale(
         phone.open(f"#/m/{match}/share?t={token}")
         expect(phone.page.locator("a.export")).to_have_attribute(
             "href", f"/api/v1/matches/{match}/export?format=csv{layout}")
+
+
+# The boxes of what shows before the app's script runs, with and without the screens' sheet.
+SHELL_BOXES = """() => {
+  const sheet = [...document.styleSheets].find((s) => s.href?.endsWith('/css/app.css'));
+  const boxes = () => ['.bar', '.brand', '#lang', 'main'].map((selector) => {
+    const box = document.querySelector(selector).getBoundingClientRect();
+    return selector === 'main' ? [box.x, box.y, box.width] : [box.x, box.y, box.width, box.height];
+  });
+  const styled = boxes();
+  sheet.disabled = true;
+  const shell = boxes();
+  sheet.disabled = false;
+  const colour = getComputedStyle(document.querySelector('.bar')).backgroundColor;
+  return { styled, shell, colour };
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_app_bar_stands_still_when_the_screens_stylesheet_applies(
+        phone: Any, scheme: str) -> None:
+    """The page styles its bar itself (index.html), so that css/app.css holds up no paint: when
+    that sheet applies, before the first screen is drawn, nothing of the page moves."""
+    phone.page.emulate_media(color_scheme=scheme)
+    phone.open("#/")
+    found = phone.page.evaluate(SHELL_BOXES)
+    assert found["styled"] == found["shell"]
+    assert found["colour"] == {"light": "rgb(29, 92, 63)", "dark": "rgb(127, 209, 164)"}[scheme]

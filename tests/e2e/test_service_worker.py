@@ -14,11 +14,13 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
 
 from api.server.settings import REPO_ROOT
+from bench.pwa_weight import critical_path
 from tests.conftest import ServerFactory
 from tests.e2e.conftest import Server, phone_in_use, qr_link
 
@@ -77,6 +79,40 @@ def test_a_tournament_and_a_match_open_offline_after_one_online_visit(
         page.wait_for_selector("body[data-ready]")
         expect(shown).to_be_visible()
         expect(page.locator("#net")).to_have_text("Offline")
+
+
+# What the page showed when it registered the worker: no worker, no precache before this.
+WATCH_REGISTRATION = """(() => {
+  const register = ServiceWorkerContainer.prototype.register;
+  ServiceWorkerContainer.prototype.register = function (...args) {
+    window.registeredOver = { ready: document.body.dataset.ready || null,
+      screen: document.querySelector('main .hero h1')?.textContent || null };
+    return register.apply(this, args);
+  };
+})()"""
+
+
+def test_the_worker_fetches_the_rest_of_the_app_only_after_the_first_screen_shows(
+        phone: Any, server: Server) -> None:
+    """The first visit's first screen does not share the network with the worker's install:
+    every file the start screen needs (bench/pwa_weight.py finds them from app.js's static
+    imports) is fetched by the page before the worker asks for anything, and the page registers
+    the worker once the start screen is drawn."""
+    page = phone.page
+    heard: list[tuple[str, bool]] = []
+    phone.context.on("request", lambda request: heard.append(
+        (urlsplit(request.url).path, request.service_worker is not None)))
+    page.add_init_script(WATCH_REGISTRATION)
+    phone.open("#/")
+    phone.wait_for_service_worker()
+    assert page.evaluate("() => window.registeredOver") == {"ready": "en",
+                                                             "screen": "Keep score at the table"}
+
+    first_screen = {transfer.path for transfer in critical_path(server.base, "en")}
+    by_worker = [index for index, (_, worker) in enumerate(heard) if worker]
+    assert len(by_worker) > 20  # the installed files, some asked again to revalidate them
+    by_page_before = {path for path, worker in heard[:by_worker[0]] if not worker}
+    assert first_screen <= by_page_before, heard
 
 
 def cached_files(page: Any) -> set[str]:
