@@ -9,7 +9,8 @@ under the fields; the ± key makes a number negative where the keyboard has no m
 evening is played to 1000 and the winner screen says why. A pad without an end of its own is
 finished by hand, and six players' fields fit one screen with Save. Offline a round waits in the
 outbox, its last field filled from the round total. A tournament of a pad is named by its title
-on the organiser's dashboard and on the projector's board.
+on the organiser's dashboard and on the projector's board; a club's pad is a game of its own on
+the club's ladder.
 """
 
 from __future__ import annotations
@@ -205,6 +206,37 @@ def test_a_pads_pen_takes_it_into_the_form_with_the_clubs_stakes_for_that_pad(
     assert [p["name"] for p in started["players"]] == [*PLAYERS, "Eli"]
     assert started["options"]["title"] == "Jass"
     assert (started["stakes"]["currency"], started["stakes"]["per_point"]) == ("CHF", "0.01")
+
+
+def test_each_pad_title_is_a_game_of_its_own_on_the_clubs_ladder_and_statistics(
+        phone: Phone, server: Server) -> None:
+    club = server.post("/api/v1/clubs", {"name": "Jassrunde"})
+    for players, options, points in (
+            (PLAYERS, {"title": "Jass", "round_total": 157, "rounds": 1}, [100, 57, 0, 0]),
+            (PLAYERS[:3], {"title": "Hearts", "winner": "fewest", "rounds": 1}, [10, 0, 16])):
+        made = server.post("/api/v1/matches", {"game": "score-pad", "players": players,
+                                               "options": options, "club": club["id"]},
+                           club["token"])
+        server.post(f"/api/v1/matches/{made['id']}/rounds", {"points": points}, made["token"])
+    page = phone.page
+    phone.open(f"#/c/{club['id']}?t={club['token']}&v={club['view_token']}")
+    phone.open(f"#/c/{club['id']}/ladder")
+    games = page.locator("[data-path=game] [role=radio]")
+    expect(games).to_have_text(["Hearts", "Jass"])
+    page.get_by_role("radio", name="Jass", exact=True).click()
+    expect(page.get_by_role("heading", name="Ladder: Jass")).to_be_visible()
+    ladder = page.locator("table.ladder tbody tr")
+    expect(ladder).to_have_count(4)
+    expect(ladder.first.locator("th")).to_have_text("Ann")
+    expect(page.locator("figure.chart figcaption")).to_contain_text("Jass")
+
+    # Ann's statistics: Jass and Hearts each under its title, one match each.
+    ladder.first.locator("th a").click()
+    for game, won in (("Jass", "1"), ("Hearts", "0")):
+        stats = page.locator(f"section[data-game='score-pad:{game}']")
+        expect(stats.locator("h2")).to_have_text(game)
+        expect(stats.locator("[data-fact=played] td")).to_have_text("1")
+        expect(stats.locator("[data-fact=won] td")).to_have_text(won)
 
 
 def test_six_players_fit_one_screen_and_a_pad_without_an_end_is_finished_by_hand(
