@@ -344,6 +344,48 @@ async def test_a_tournament_of_a_pad_plays_pad_rounds_and_names_its_title(
                                                                       [0, 0, 157, 0]]
 
 
+async def test_a_pad_tournaments_tables_finished_by_hand_give_points_by_place(
+        client: Client) -> None:
+    """Two tables of a pad without an end: one finished by hand with its table's token, the
+    other with the organiser's; each then counts as entered for the tournament, and once
+    confirmed its places give the tournament points per place (4, 2, 1, 0; tied places share
+    the average of theirs)."""
+    tournament = ok(await client.post(TOURNAMENTS, json={
+        "name": "Jassturnier", "game": "score-pad",
+        "options": {"title": "Schieber", "round_total": 157}, "rounds": 1, "table_size": 4,
+        "seating": "random", "seed": 3, "points": {"per_place": {"4": [4, 2, 1, 0]}}}), 201)
+    url = f"{TOURNAMENTS}/{tournament['id']}"
+    auth = bearer(tournament["token"])
+    for name in ("Ann", "Bea", "Cem", "Dan", "Eva", "Fay", "Gil", "Hal"):
+        ok(await client.post(f"{url}/players", json={"name": name}, headers=auth), 201)
+    first, second = ok(await client.post(f"{url}/rounds", headers=auth), 201)["tables"]
+    for table_started, points in ((first, [100, 57, 0, 0]), (second, [0, 0, 157, 0])):
+        ok(await client.post(f"{MATCHES}/{table_started['match_id']}/rounds",
+                             json={"points": points},
+                             headers=bearer(table_started["table_token"])), 201)
+
+    def states(view: dict[str, Any]) -> list[str]:
+        return [played["state"] for played in view["round_list"][0]["tables"]]
+
+    assert states(ok(await client.get(url, headers=auth))) == ["playing", "playing"]
+    by_table = ok(await finish(client, {"id": first["match_id"],
+                                        "token": first["table_token"]}))
+    assert by_table["status"] == "finished"
+    by_organiser = ok(await finish(client, {"id": second["match_id"],
+                                            "token": tournament["token"]}))
+    assert by_organiser["winners"] == [2]
+    assert states(ok(await client.get(url, headers=auth))) == ["entered", "entered"]
+    for number in (1, 2):
+        ok(await client.post(f"{url}/rounds/1/tables/{number}/confirm", headers=auth))
+    view = ok(await client.get(url, headers=auth))
+    assert states(view) == ["confirmed", "confirmed"]
+    assert view["status"] == "finished"
+    standings = ok(await client.get(f"{url}/standings", headers=auth))
+    points = {row["player"]: row["points"] for row in standings["rows"]}
+    assert [points[player] for player in first["players"]] == [4, 2, 0.5, 0.5]
+    assert [points[player] for player in second["players"]] == [1, 1, 4, 1]
+
+
 async def exports_name_the_title(client: Client, tournament_id: str, auth: dict[str, str],
                                  title: str) -> None:
     """Every export of the tournament names its game by the pad's title: the CSV in a last
