@@ -57,6 +57,17 @@ async def test_a_pad_needs_a_title_and_refuses_bad_options_at_their_field(
         "game": "score-pad", "players": ["Ann", "Bea"], "options": {"winner": "least"}}), 422)
     assert {(e["path"], e["code"]) for e in body["errors"]} == {
         ("options.title", "blank_title"), ("options.winner", "unknown_choice")}
+    body = problem(await client.post(MATCHES, json={
+        "game": "score-pad", "players": ["Ann", "Bea"], "options": {
+            "title": "Jass", "target": 1_000_001, "round_total": -1_000_001,
+            "finished_after": 0}}), 422)
+    assert {(e["path"], e["code"]) for e in body["errors"]} == {
+        ("options.target", "too_large"), ("options.round_total", "too_small"),
+        ("options.finished_after", "too_small")}
+    match = await new_pad(client, {"title": "Skat", "round_total": 0}, players=2)
+    body = problem(await add(client, match, -1_000_001, 1_000_001), 422)
+    assert {(e["path"], e["code"]) for e in body["errors"]} == {
+        ("points[0]", "too_small"), ("points[1]", "too_large")}
 
 
 async def test_a_round_off_the_round_total_is_422_naming_points_sum_and_total(
