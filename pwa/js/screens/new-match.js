@@ -198,9 +198,8 @@ const NO_STAKES = { currency: 'CHF', per_point: '0.05', to: 'players', per_match
 
 /**
  * What a new match of `gameId` with `options` is played for, as the form starts: the club's
- * default for its game (stakesKeys),
- * shown and switched on (a club match without stakes is played for it anyway); else off, with
- * five Rappen a point filled in for whoever switches it on.
+ * default for its game (stakesKeys), shown and switched on (a club match without stakes is played
+ * for it anyway); else off, with five Rappen a point filled in for whoever switches it on.
  */
 export function initialStakes(club, gameId, options = {}) {
   const preset = stakesKeys(gameId, options).map((key) => club?.stakes?.[key]).find(Boolean);
