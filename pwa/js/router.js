@@ -102,7 +102,10 @@ export async function render() {
     // A newer navigation may have happened while this screen loaded: drop the stale cleanup.
     if (mine === renderCount) cleanup = typeof result === 'function' ? result : null;
     else if (typeof result === 'function') result();
-    main.focus({ preventScroll: true });
+    // The new screen's container starts the focus (where a screen reader reads on from), unless
+    // the screen focused a field of its own to type into (a score pad's round, the check-in's
+    // name): the old screen's nodes lost theirs when they moved, so a focus inside is the new one's.
+    if (!root.contains(document.activeElement)) main.focus({ preventScroll: true });
     window.scrollTo(0, 0);
     return;
   }

@@ -9,6 +9,7 @@ and parameters alone.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from string import Formatter
 from typing import Any
 
@@ -17,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from api.i18n import Phrase, negotiate, words_for
-from scoring.errors import FieldError, InvalidInput
+from scoring.errors import FieldError, InvalidInput, MatchFinished
 from scoring.game import Setup
 from scoring.match import fold_match, set_up
 from scoring.messages import (
@@ -35,6 +36,7 @@ from scoring.messages import (
     placeholders,
 )
 from scoring.registry import all_games
+from tests.scoring import test_score_pad as score_pad
 from tests.scoring import test_sea_change_properties as sea_change
 from tests.scoring import test_seven_seals_properties as seven_seals
 from tests.scoring import test_tschau_sepp_properties as tschau_sepp
@@ -213,6 +215,55 @@ def test_every_seven_seals_reason_is_declared_and_found_again(match: Any) -> Non
 def test_every_tschau_sepp_reason_is_declared_and_found_again(match: Any) -> None:
     setup, entries = match
     _check_reason("tschau-sepp", setup, entries)
+
+
+@REASONS
+@given(st.data())
+def test_every_score_pad_reason_is_declared_and_found_again(data: st.DataObject) -> None:
+    """Each way a pad ends (target, rounds, by hand; alone or shared, most or fewest)."""
+    setup = data.draw(score_pad.setups())
+    entries = data.draw(score_pad.rounds_of(setup))
+    pad = all_games()["score-pad"]
+    try:
+        folded = fold_match(pad, setup, entries)
+    except MatchFinished as finished:
+        entries = entries[:finished.rounds_played]
+        folded = fold_match(pad, setup, entries)
+    if entries and not folded.finished:
+        setup = replace(setup, options=score_pad.GAME.finished_by_hand(setup.options,
+                                                                      len(entries)))
+    _check_reason("score-pad", setup, entries)
+
+
+def test_a_pads_target_reached_is_said_in_the_pads_words_not_sea_changes() -> None:
+    """The pad's ``target_reached`` shares its code with Sea Change's: each game's stored reason
+    comes back as its own game's sentence, in every language."""
+    pad = fold_match(all_games()["score-pad"],
+                     set_up(all_games()["score-pad"], ["Ann", "Bea"],
+                            {"title": "Jass", "target": 300}), [{"points": [310, 0]}])
+    sea = fold_match(*sea_change_won_by_ann())
+    names = Names(("Ann", "Bea", "Cem"), ("Ann", "Bea", "Cem"), {})
+    said = {}
+    for game, folded in (("pad", pad), ("sea", sea)):
+        reason = folded.verdict.reason
+        assert reason is not None
+        assert reason.code == "target_reached"
+        found = most_specific(BY_CODE[reason.code], reason.params)
+        assert found is reason.template
+        said[game] = {language: words_for(negotiate(language))(Phrase(found, reason.params, names))
+                      for language in ("en", *OTHER_LANGUAGES)}
+    assert said == {
+        "pad": {"en": "Ann reached 310 of 300.", "de": "Ann hat 310 von 300 erreicht.",
+                "fr": "Ann a atteint 310 sur 300.", "it": "Ann ha raggiunto 310 su 300."},
+        "sea": {"en": "Ann reached 3 VP.", "de": "Ann hat 3 SP erreicht.",
+                "fr": "Ann a atteint 3 PV.", "it": "Ann ha raggiunto 3 PV."}}
+
+
+def sea_change_won_by_ann() -> tuple[Any, Setup[Any], list[Any]]:
+    """A Sea Change of three to 3 VP, won by Ann in three hands."""
+    game = all_games()["sea-change"]
+    setup = set_up(game, ["Ann", "Bea", "Cem"], {})
+    return game, setup, [{"final_trump": "blue", "scores": [5, 2, 1], "trump_zero": 0}] * 3
 
 
 def test_declared_walks_every_engine_module() -> None:

@@ -12,6 +12,8 @@ from litestar.testing import AsyncTestClient
 
 from api.shared import requests
 from tests.api.clubs import MATCHES, TOURNAMENTS, bearer, new_club
+from tests.api.test_clubs import expected_ratings
+from tests.api.test_exports import table
 from tests.conftest import problem
 
 Client = AsyncTestClient[Litestar]
@@ -55,6 +57,17 @@ async def test_a_pad_needs_a_title_and_refuses_bad_options_at_their_field(
         "game": "score-pad", "players": ["Ann", "Bea"], "options": {"winner": "least"}}), 422)
     assert {(e["path"], e["code"]) for e in body["errors"]} == {
         ("options.title", "blank_title"), ("options.winner", "unknown_choice")}
+    body = problem(await client.post(MATCHES, json={
+        "game": "score-pad", "players": ["Ann", "Bea"], "options": {
+            "title": "Jass", "target": 1_000_001, "round_total": -1_000_001,
+            "finished_after": 0}}), 422)
+    assert {(e["path"], e["code"]) for e in body["errors"]} == {
+        ("options.target", "too_large"), ("options.round_total", "too_small"),
+        ("options.finished_after", "too_small")}
+    match = await new_pad(client, {"title": "Skat", "round_total": 0}, players=2)
+    body = problem(await add(client, match, -1_000_001, 1_000_001), 422)
+    assert {(e["path"], e["code"]) for e in body["errors"]} == {
+        ("points[0]", "too_small"), ("points[1]", "too_large")}
 
 
 async def test_a_round_off_the_round_total_is_422_naming_points_sum_and_total(
@@ -185,8 +198,6 @@ async def test_each_title_is_a_game_of_its_own_in_a_club_and_its_pads_are_rememb
                              headers=club.auth), 422)
     history = await club.get("/history", game="score-pad:Hearts")
     assert [entry["id"] for entry in history["entries"]] == [hearts["id"]]
-    chart = await club.get("/ratings/history", game="score-pad:Jass")
-    assert chart
     ann, bea = members["Ann"]["id"], members["Bea"]["id"]
     together = await club.get("/head-to-head", player=ann, opponent=bea)
     assert {game["game"] for game in together["games"]} == {"score-pad:Jass", "score-pad:Hearts"}
@@ -208,6 +219,68 @@ async def test_each_title_is_a_game_of_its_own_in_a_club_and_its_pads_are_rememb
     viewer = await client.get(f"{club.url}/pads", headers=bearer(club.view_token))
     assert viewer.status_code == 200
     problem(await client.get(f"{club.url}/pads"), 401)
+
+
+async def test_a_pads_rating_chart_and_statistics_hold_that_titles_matches_alone(
+        client: Client) -> None:
+    """``?game=score-pad:Jass``: two Jass evenings, with a Hearts pad and a Tschau Sepp of the
+    same members between them; the chart holds each member's rating after each Jass only, as
+    openskill rates the two Jass matches alone, and the statistics count those two."""
+    club = await new_club(client)
+    jass = {"title": "Jass", "round_total": 157, "rounds": 1}
+    first = await club.start(["Ann", "Bea", "Cem", "Dan"], "score-pad", jass)
+    ok(await club.record(first, {"points": [100, 57, 0, 0]}), 201)
+    hearts = await club.start(["Ann", "Bea", "Cem"], "score-pad",
+                              {"title": "Hearts", "winner": "fewest", "rounds": 1})
+    ok(await club.record(hearts, {"points": [10, 0, 16]}), 201)
+    await club.play(["Ann", "Bea"], [0, 3])
+    second = await club.start(["Dan", "Cem", "Bea", "Ann"], "score-pad", jass)
+    ok(await club.record(second, {"points": [157, 0, 0, 0]}), 201)
+    played = [(["Ann", "Bea", "Cem", "Dan"], [1, 2, 3, 3]),
+              (["Dan", "Cem", "Bea", "Ann"], [1, 2, 2, 2])]
+    after = [expected_ratings(played[:1]), expected_ratings(played)]
+
+    chart = await club.get("/ratings/history", game="score-pad:Jass")
+    assert sorted(line["name"] for line in chart) == ["Ann", "Bea", "Cem", "Dan"]
+    for line in chart:
+        assert [point["match"] for point in line["points"]] == [first["id"], second["id"]]
+        assert [(point["mu"], point["sigma"]) for point in line["points"]] == [
+            (ratings[line["name"]].mu, ratings[line["name"]].sigma) for ratings in after]
+    hearts_chart = await club.get("/ratings/history", game="score-pad:Hearts")
+    assert {point["match"] for line in hearts_chart for point in line["points"]} == {
+        hearts["id"]}
+
+    statistics = await club.get("/statistics", game="score-pad:Jass")
+    assert {row["game"] for row in statistics} == {"score-pad:Jass"}
+    assert {row["name"]: (row["played"], row["won"], row["rounds"]) for row in statistics} == {
+        "Ann": (2, 1, 2), "Bea": (2, 0, 2), "Cem": (2, 0, 2), "Dan": (2, 1, 2)}
+    for row in statistics:
+        assert row["rating"]["mu"] == after[1][row["name"]].mu
+    every = await club.get("/statistics")
+    assert {row["game"] for row in every} == {"score-pad:Jass", "score-pad:Hearts",
+                                              "tschau-sepp"}
+
+
+async def test_a_clubs_results_and_statistics_exports_name_a_pad_by_its_title(
+        client: Client) -> None:
+    club = await new_club(client)
+    jass = await club.start(["Ann", "Bea"], "score-pad", {"title": "Jass", "rounds": 1})
+    ok(await club.record(jass, {"points": [100, 57]}), 201)
+    await club.play(["Ann", "Bea"], [0, 3])
+    url = f"{club.url}/export"
+    for language, game, tschau in (("en", "Game", "Tschau Sepp"), ("de", "Spiel", "Tschau Sepp"),
+                                   ("fr", "Jeu", "Tschau Sepp"), ("it", "Gioco", "Tschau Sepp")):
+        headers = {**club.auth, "Accept-Language": language}
+        results = table(await client.get(url, headers=headers))
+        assert [row[game] for row in results] == ["Jass", "Jass", tschau, tschau], language
+        statistics = table(await client.get(url, params={"table": "statistics"},
+                                             headers=headers))
+        assert sorted(row[game] for row in statistics) == sorted(
+            ["Jass", "Jass", tschau, tschau]), language
+    exported = ok(await client.get(url, params={"format": "json"}, headers=club.auth))
+    assert [result["game"] for result in exported["results"]] == [
+        "score-pad:Jass", "score-pad:Jass", "tschau-sepp", "tschau-sepp"]
+    assert {row["game"] for row in exported["statistics"]} == {"score-pad:Jass", "tschau-sepp"}
 
 
 async def test_a_pad_seats_its_last_matchs_members_again_as_they_are_named_now(
@@ -280,6 +353,48 @@ async def test_a_tournament_of_a_pad_plays_pad_rounds_and_names_its_title(
     match_again = ok(await client.get(f"{MATCHES}/{table_again['match_id']}"))
     assert [r["entry"]["points"] for r in match_again["rounds"]] == [[100, 57, 0, 0],
                                                                       [0, 0, 157, 0]]
+
+
+async def test_a_pad_tournaments_tables_finished_by_hand_give_points_by_place(
+        client: Client) -> None:
+    """Two tables of a pad without an end: one finished by hand with its table's token, the
+    other with the organiser's; each then counts as entered for the tournament, and once
+    confirmed its places give the tournament points per place (4, 2, 1, 0; tied places share
+    the average of theirs)."""
+    tournament = ok(await client.post(TOURNAMENTS, json={
+        "name": "Jassturnier", "game": "score-pad",
+        "options": {"title": "Schieber", "round_total": 157}, "rounds": 1, "table_size": 4,
+        "seating": "random", "seed": 3, "points": {"per_place": {"4": [4, 2, 1, 0]}}}), 201)
+    url = f"{TOURNAMENTS}/{tournament['id']}"
+    auth = bearer(tournament["token"])
+    for name in ("Ann", "Bea", "Cem", "Dan", "Eva", "Fay", "Gil", "Hal"):
+        ok(await client.post(f"{url}/players", json={"name": name}, headers=auth), 201)
+    first, second = ok(await client.post(f"{url}/rounds", headers=auth), 201)["tables"]
+    for table_started, points in ((first, [100, 57, 0, 0]), (second, [0, 0, 157, 0])):
+        ok(await client.post(f"{MATCHES}/{table_started['match_id']}/rounds",
+                             json={"points": points},
+                             headers=bearer(table_started["table_token"])), 201)
+
+    def states(view: dict[str, Any]) -> list[str]:
+        return [played["state"] for played in view["round_list"][0]["tables"]]
+
+    assert states(ok(await client.get(url, headers=auth))) == ["playing", "playing"]
+    by_table = ok(await finish(client, {"id": first["match_id"],
+                                        "token": first["table_token"]}))
+    assert by_table["status"] == "finished"
+    by_organiser = ok(await finish(client, {"id": second["match_id"],
+                                            "token": tournament["token"]}))
+    assert by_organiser["winners"] == [2]
+    assert states(ok(await client.get(url, headers=auth))) == ["entered", "entered"]
+    for number in (1, 2):
+        ok(await client.post(f"{url}/rounds/1/tables/{number}/confirm", headers=auth))
+    view = ok(await client.get(url, headers=auth))
+    assert states(view) == ["confirmed", "confirmed"]
+    assert view["status"] == "finished"
+    standings = ok(await client.get(f"{url}/standings", headers=auth))
+    points = {row["player"]: row["points"] for row in standings["rows"]}
+    assert [points[player] for player in first["players"]] == [4, 2, 0.5, 0.5]
+    assert [points[player] for player in second["players"]] == [1, 1, 4, 1]
 
 
 async def exports_name_the_title(client: Client, tournament_id: str, auth: dict[str, str],

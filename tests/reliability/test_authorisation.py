@@ -54,7 +54,10 @@ class World:
     club_match: dict[str, Any]  # Cem, Dan and Eva's, after one of its two games
     club_backup: dict[str, Any]
     player_token: str  # a player who checked in late to the running tournament: reads only
-    pad: dict[str, Any] | None = None  # a score pad after one round: it ends when finished
+    pad: dict[str, Any]  # a score pad after one round: it ends when finished
+    pad_tournament: dict[str, Any]  # of a pad without an end: two tables, one round each
+    pad_tables: list[dict[str, Any]]
+    club_pad: dict[str, Any]  # the club's pad after one round
 
 
 async def ok(answer: Awaitable[Any], status: int) -> Any:
@@ -108,9 +111,25 @@ async def build(client: Client) -> World:
                                         "options": {"title": "Jass"}}), 201)
     await ok(client.post(f"{M}/{pad['id']}/rounds", json={"points": [57, 100]},
                          headers=bearer(pad["token"])), 201)
+    pad_tournament = await ok(client.post(T, json={
+        "name": "Jass night", "game": "score-pad", "options": {"title": "Jass"}, "rounds": 1,
+        "table_size": 4, "seating": "random", "seed": 1}), 201)
+    for name in NAMES:
+        await ok(client.post(f"{T}/{pad_tournament['id']}/players", json={"name": name},
+                             headers=bearer(pad_tournament["token"])), 201)
+    pad_tables = (await ok(client.post(f"{T}/{pad_tournament['id']}/rounds",
+                                       headers=bearer(pad_tournament["token"])), 201))["tables"]
+    for table in pad_tables:
+        await ok(client.post(f"{M}/{table['match_id']}/rounds", json={"points": [1, 2, 3, 4]},
+                             headers=bearer(table["table_token"])), 201)
+    club_pad = await ok(client.post(M, json={
+        "game": "score-pad", "players": NAMES[:2], "options": {"title": "Jass"},
+        "club": clubs[0]["id"]}, headers=bearer(clubs[0]["token"])), 201)
+    await ok(client.post(f"{M}/{club_pad['id']}/rounds", json={"points": [57, 100]},
+                         headers=bearer(club_pad["token"])), 201)
     return World(matches[0], matches[1], running, registering, tables, player_ids[0], backup,
                  clubs[0], clubs[1], club_matches[1], club_backup, checked_in["player_token"],
-                 pad)
+                 pad, pad_tournament, pad_tables, club_pad)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +219,28 @@ def confirm_target(world: World) -> list[tuple[Call, str, dict[str, str]]]:
              wrong)]
 
 
+def finish_targets(world: World) -> list[tuple[Call, str, dict[str, str]]]:
+    """A pad with its own token; a pad tournament's table 1 with that table's token and table 2
+    with the organiser's (each refusing the other table's token); the club's pad with the club
+    token (its owner's)."""
+    first, second = world.pad_tables
+    at_tables = []
+    for table, token, other in ((first, first["table_token"], second),
+                                (second, world.pad_tournament["token"], first)):
+        wrong = refusals(world, world.pad_tournament["view_token"], **{
+            "the other table's token": other["table_token"]})
+        wrong["another match's token"] = f"Bearer {world.pad['token']}"
+        at_tables.append((Call(f"{M}/{table['match_id']}/finish"), token, wrong))
+    of_club = refusals(world, world.club["view_token"], **{
+        "another club's token": world.other_club["token"]})
+    return [
+        (Call(f"{M}/{world.pad['id']}/finish"), world.pad["token"],
+         refusals(world, world.pad["view_token"])),
+        *at_tables,
+        (Call(f"{M}/{world.club_pad['id']}/finish"), world.club["token"], of_club),
+    ]
+
+
 def phone_target(world: World) -> list[tuple[Call, str, dict[str, str]]]:
     path = f"{T}/{world.running['id']}/rounds/1/tables/1/phones"
     wrong = refusals(world, world.running["view_token"], **{
@@ -237,9 +278,9 @@ MATRIX: dict[tuple[str, str], Rule] = {
             *match_targets("/rounds/1", lambda seats: None)(world)[1:],
         ], 204),
     ("POST", f"{M}/{{match_id}}/finish"): Rule(
-        "the match's write token (a table's or an owner's, as for its rounds)",
-        lambda world: [(Call(f"{M}/{world.pad['id']}/finish"), world.pad["token"],  # type: ignore[index]
-                        refusals(world, world.pad["view_token"]))], 200),  # type: ignore[index]
+        "the match's write token, a table's token for its own match, or its owner's (the "
+        "organiser's, the club's), as for its rounds",
+        finish_targets, 200),
     ("POST", C): Rule(
         f"{OPEN}: anyone may found a club; the answer holds its token and view token, once",
         open_target(lambda w: C, lambda w: {"name": "Another club"}), 201),

@@ -97,6 +97,12 @@ def test_the_options_come_back_with_defaults_filled_in() -> None:
     ({"title": "Jass", "rounds": 0}, {("rounds", "too_small")}),
     ({"title": "Jass", "rounds": 1001}, {("rounds", "too_large")}),
     ({"title": "Jass", "round_total": "157"}, {("round_total", "not_an_integer")}),
+    ({"title": "Jass", "target": 1_000_001}, {("target", "too_large")}),
+    ({"title": "Jass", "round_total": 1_000_001}, {("round_total", "too_large")}),
+    ({"title": "Jass", "round_total": -1_000_001}, {("round_total", "too_small")}),
+    ({"title": "Jass", "finished_after": 0}, {("finished_after", "too_small")}),
+    ({"title": "Jass", "finished_after": 1001}, {("finished_after", "too_large")}),
+    ({"title": "Jass", "finished_after": "2"}, {("finished_after", "not_an_integer")}),
     ({"title": "Jass", "colour": "red"}, {("colour", "unknown_field")}),
     ({"title": "Jass", "teams": [[0, 1], [2, 3]]}, {("teams[0]", "teams_not_alternating"),
                                                     ("teams[1]", "teams_not_alternating")}),
@@ -105,6 +111,15 @@ def test_bad_options_are_refused_at_their_field(options: dict[str, Any],
                                                  expected: set[tuple[str, str]]) -> None:
     assert option_problems(4, **options) == {(f"options.{path}", code)
                                              for path, code in expected}
+
+
+def test_the_limits_themselves_are_accepted() -> None:
+    at_most = pad(target=1_000_000, round_total=1_000_000, finished_after=1000).options
+    assert (at_most.target, at_most.round_total, at_most.finished_after) == (
+        1_000_000, 1_000_000, 1000)
+    assert pad(round_total=-1_000_000).options.round_total == -1_000_000
+    assert PAD.read_entry({"points": [-1_000_000, 1_000_000, 0, 0]}, pad(), []).points == (
+        -1_000_000, 1_000_000, 0, 0)
 
 
 def test_a_title_is_kept_without_surrounding_spaces() -> None:
@@ -125,6 +140,7 @@ def test_one_to_twenty_players() -> None:
                                     ("points[3]", "not_an_integer")}),
     ({"points": [1, True, 3, 4]}, {("points[1]", "not_an_integer")}),
     ({"points": [1, 2, 3, 1_000_001]}, {("points[3]", "too_large")}),
+    ({"points": [-1_000_001, 2, 3, 4]}, {("points[0]", "too_small")}),
     ({}, {("points", "missing")}),
     ({"points": [1, 2, 3, 4], "x": 1}, {("x", "unknown_field")}),
     ([1, 2, 3, 4], {("", "not_an_object")}),

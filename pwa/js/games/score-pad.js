@@ -8,7 +8,8 @@
 // empty is said at its field rather than queued (`missing`).
 // Decisions: the fields are `type=text` with `inputmode=numeric` (a number field drops a lone
 // "-" typed on Android and cannot show "-" while the ± key is used); no card mode, no steppers:
-// four players are three numbers and Save.
+// four players are three numbers and Save. The sheet focuses the first field as a new round's
+// form opens (`focusFirst`), so no tap goes to it first.
 import { debounce, h, replace } from '../dom.js';
 import { number, t } from '../i18n.js';
 import { focusNextEmpty } from './controls.js';
@@ -145,5 +146,7 @@ export function entryForm({ match, initial, guide, report }) {
     roundTotal != null && [' ', h('span', { class: 'note' }, t('sc.adds_up', { n: number(roundTotal) }))])),
   h('div', { role: 'group', 'aria-labelledby': 'pad-points', 'data-path': 'points' }, lines), totals, hint);
   ask();
-  return { el, entry, missing, reguide: () => { if (!state.guide) ask(); } };
+  return { el, entry, missing, reguide: () => { if (!state.guide) ask(); },
+    // Without scrolling: the sheet keeps the round's heading and the totals in sight.
+    focusFirst: () => inputs[0]?.focus({ preventScroll: true }) };
 }

@@ -6,11 +6,20 @@
 // rest (defaults that depend on the players stay right when the player count changes).
 // A game without an end of its own (the score pad: `finish` in /games) is offered last, after the
 // games Tafelrunde knows; for a club the pads it has played (GET /clubs/{id}/pads, last played
-// first) are offered before every game: one tap picks the game, its title and options, and seats
-// the members of its last match in their seats again (`last_players`), still editable; a seat
-// whose member was removed or forgotten since (null) is left empty to pick someone for, the
-// others keeping their seats (teams are by seat). A pads answer without `last_players` (kept
-// offline from an older server): as many empty seats as its last match had.
+// first) are offered before every game. A pad whose last match's members are all still members
+// is one tap: its button names them in their seats ("Jass — Ann, Bea, Cem, Dan", by teams when
+// it has teams) and starts the match at once, with the pad's title and options, played now, for
+// the club's stakes for that pad. Its ✎ button takes the same into the form instead, to change
+// players, options, place or stakes before Start. A pad with a seat whose member was removed or
+// forgotten since (null in `last_players`) has only the form's button: the seat is left empty to
+// pick someone for, the others keeping their seats (teams are by seat). A pads answer without
+// `last_players` (kept offline from an older server): as many empty seats as its last match had.
+// Decisions: a one-tap start keeps what was typed under "when and where" (the place of the
+// evening) and sends no other choice of the form; a failed start (offline, a refusal) leaves the
+// pad in the form with the problem at its field. The stakes shown are the club's default for the
+// game's key in the club (`score-pad:<title>`, api.md), else for the game: a pad picked or a
+// rematch shows that; a title typed by hand into the form is not looked up while typing (the
+// server applies the club's default for it when the form sends no stakes).
 import { Problem, authHeaders, call, games } from '../api.js';
 import { h, replace } from '../dom.js';
 import { has, t } from '../i18n.js';
@@ -176,15 +185,24 @@ export function optionsToSend(g, options, playerCount) {
   return out;
 }
 
+/**
+ * The keys a club's default stakes for a match are looked up by, the server's order: the game's
+ * key in the club (a score pad's title makes `score-pad:<title>`, api.md), then the game's id.
+ */
+function stakesKeys(gameId, options) {
+  const title = typeof options?.title === 'string' ? options.title.trim() : '';
+  return title ? [`${gameId}:${title}`, gameId] : [gameId];
+}
+
 const NO_STAKES = { currency: 'CHF', per_point: '0.05', to: 'players', per_match_lost: '0.00' };
 
 /**
- * What a new match of `gameId` is played for, as the form starts: the club's default for the game,
- * shown and switched on (a club match without stakes is played for it anyway); else off, with
- * five Rappen a point filled in for whoever switches it on.
+ * What a new match of `gameId` with `options` is played for, as the form starts: the club's
+ * default for its game (stakesKeys), shown and switched on (a club match without stakes is played
+ * for it anyway); else off, with five Rappen a point filled in for whoever switches it on.
  */
-export function initialStakes(club, gameId) {
-  const preset = club?.stakes?.[gameId];
+export function initialStakes(club, gameId, options = {}) {
+  const preset = stakesKeys(gameId, options).map((key) => club?.stakes?.[key]).find(Boolean);
   return { on: !!preset, preset: preset || null, ...(preset || NO_STAKES) };
 }
 
@@ -255,8 +273,8 @@ export async function newMatchScreen(root, clubId = null) {
     location: rematch?.location || '',
   };
   // A rematch is played for what the last match was played for.
-  state.stakes = rematch?.stakes ? { ...initialStakes(club, state.game), on: true, ...rematch.stakes }
-    : initialStakes(club, state.game);
+  state.stakes = rematch?.stakes ? { ...initialStakes(club, state.game, state.options), on: true, ...rematch.stakes }
+    : initialStakes(club, state.game, state.options);
   const current = () => list.find((g) => g.id === state.game);
   const form = h('form', { class: 'panel new-match', novalidate: true });
   const known = club ? [...new Set([...club.players.map((m) => m.name), ...rememberedNames()])] : rememberedNames();
@@ -282,19 +300,47 @@ export async function newMatchScreen(root, clubId = null) {
         h('p', { class: 'hint', id: 'location-hint' }, t('new.location_hint'))));
   }
 
+  /** The pad's game, title, options and the club's stakes for it in the form, its last players seated. */
+  function takePad(pad) {
+    state.game = pad.game;
+    state.options = { ...pad.options };
+    state.stakes = initialStakes(club, pad.game, pad.options);
+    if (pad.last_players) state.players = pad.last_players.map((seated) => seated?.name ?? '');
+    while (state.players.length < pad.players) state.players.push('');
+    draw();
+  }
+
+  /** The names of a pad's last players when every one is still a member (a one-tap start), else null. */
+  const seatedAgain = (pad) => (pad.last_players?.length && pad.last_players.every(Boolean)
+    ? pad.last_players.map((seated) => seated.name) : null);
+
   function padPicker() {
-    return pads.length > 0 && h('fieldset', { class: 'field pads', 'data-path': 'pads' }, h('legend', {}, t('pad.club_pads')),
-      h('div', { class: 'choice games' }, pads.map((pad) => h('button', { type: 'button', 'data-pad': pad.title,
-        'aria-pressed': String(state.game === pad.game && state.options.title === pad.title), onclick: () => {
-          state.game = pad.game;
-          state.options = { ...pad.options };
-          if (pad.last_players) state.players = pad.last_players.map((seated) => seated?.name ?? '');
-          while (state.players.length < pad.players) state.players.push('');
-          draw();
-          // The first seat left to fill, if any: else the table is seated and Start is one tap.
-          const empty = [...form.querySelectorAll('[data-path="players"] input')].find((input) => !input.value);
-          empty?.focus();
-        } }, pad.title, h('span', { class: 'note' }, t('pad.played', { n: pad.matches }))))));
+    if (pads.length === 0) return null;
+    const intoForm = (pad) => () => {
+      takePad(pad);
+      // The first seat left to fill, if any: else the table is seated and Start is one tap.
+      const empty = [...form.querySelectorAll('[data-path="players"] input')].find((input) => !input.value);
+      empty?.focus();
+    };
+    return h('fieldset', { class: 'field pads', 'data-path': 'pads' }, h('legend', {}, t('pad.club_pads')),
+      pads.some(seatedAgain) && h('p', { class: 'hint' }, t('pad.start_hint')),
+      pads.map((pad) => {
+        const seated = seatedAgain(pad);
+        const played = h('span', { class: 'note' }, t('pad.played', { n: pad.matches }));
+        const chosen = String(state.game === pad.game && state.options.title === pad.title);
+        if (!seated) {
+          return h('div', { class: 'pad' }, h('button', { type: 'button', 'data-pad': pad.title, 'aria-pressed': chosen,
+            onclick: intoForm(pad) }, pad.title, played));
+        }
+        const teams = pad.options.teams?.length ? pad.options.teams : null;
+        return h('div', { class: 'pad' },
+          h('button', { type: 'button', class: 'pad-start', 'data-pad': pad.title, onclick: () => {
+            takePad(pad);
+            create();
+          } }, h('strong', {}, pad.title), ` — ${teams ? teamsLabel(teams, seated) : seated.join(', ')}`, played),
+          h('button', { type: 'button', class: 'icon', 'data-pad-change': pad.title, 'aria-pressed': chosen,
+            'aria-label': t('pad.change', { title: pad.title }), onclick: intoForm(pad) }, '✎'));
+      }));
   }
 
   function gamePicker() {
@@ -304,7 +350,7 @@ export async function newMatchScreen(root, clubId = null) {
           'data-value': g.id, onclick: () => {
             state.game = g.id;
             state.options = {};
-            state.stakes = initialStakes(club, g.id);
+            state.stakes = initialStakes(club, g.id, state.options);
             const { min_players: min, max_players: max } = g;
             while (state.players.length < min) state.players.push('');
             state.players = state.players.slice(0, Math.max(min, Math.min(max, state.players.length)));
@@ -357,11 +403,13 @@ export async function newMatchScreen(root, clubId = null) {
     draw();
   }
 
+  /** Starts the match as the form holds it (Start, or a pad's one tap after it took the pad). */
   async function create(event) {
-    event.preventDefault();
+    event?.preventDefault();
     const players = state.players.map((n) => n.trim());
-    const submit = form.querySelector('button[type=submit]');
-    submit.disabled = true;
+    // No second match from a second tap while the first is on its way.
+    const starts = [...form.querySelectorAll('button[type=submit], button.pad-start')];
+    for (const button of starts) button.disabled = true;
     try {
       const location = state.location.trim();
       const body = { game: state.game, players, options: optionsToSend(current(), state.options, players.length),
@@ -375,7 +423,7 @@ export async function newMatchScreen(root, clubId = null) {
       rememberMatch(match);
       go(`#/m/${encodeURIComponent(match.id)}`);
     } catch (error) {
-      submit.disabled = false;
+      for (const button of starts) button.disabled = false;
       showErrors(form, error instanceof Problem ? error.errors : [], problemText(error));
     }
   }

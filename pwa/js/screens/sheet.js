@@ -25,6 +25,8 @@
 // last round (history) opens it again. A game whose form shows the running totals itself
 // (`totalsInForm`: the score pad) leaves out the standings line above it, so six players' fields
 // and Save fit one phone screen.
+// Decision: only a game that asks for it (`focusFirst`) has its first field focused as a new
+// round's form opens: the others start with a choice to tap (a winner, a mode).
 import { Problem, call, guide as askGuide } from '../api.js';
 import { h, replace, toast } from '../dom.js';
 import { t } from '../i18n.js';
@@ -185,6 +187,9 @@ export async function sheetScreen(root, id) {
     retry = null;
     if (form) form.replaceWith(fresh.form); else root.append(fresh.form);
     ({ form, editor } = fresh);
+    // A fresh round of a game whose first step is typing (`focusFirst`: the score pad) opens
+    // with its first field focused, so a round is typed and saved; one holding numbers is not.
+    if (!('touched' in form.dataset)) editor.focusFirst?.();
   }
 
   function finishButton() {
