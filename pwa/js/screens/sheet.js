@@ -168,10 +168,14 @@ export async function sheetScreen(root, id) {
     return { queued: queued.length, stale: stale.length };
   }
 
-  async function drawForm() {
-    // While another phone's round waits for an answer, the question stands in for the form.
+  // One drawing at a time, each deciding from the state when it runs: a round's save draws the
+  // form again while the player may already be answering the next question ("Keep my numbers"),
+  // and two drawings interleaved replaced the kept numbers by an empty form.
+  const drawForm = oneAtATime(async () => {
     // A form holding kept numbers stays until they are saved.
-    const asking = !retry && !(form && 'kept' in form.dataset) && (await rejected(id)).some(isStale);
+    if (!retry && form && 'kept' in form.dataset) return;
+    // While another phone's round waits for an answer, the question stands in for the form.
+    const asking = !retry && (await rejected(id)).some(isStale);
     if (!view.canWrite || view.match.status === 'finished' || asking) {
       form?.remove();
       form = null;
@@ -190,7 +194,7 @@ export async function sheetScreen(root, id) {
     // A fresh round of a game whose first step is typing (`focusFirst`: the score pad) opens
     // with its first field focused, so a round is typed and saved; one holding numbers is not.
     if (!('touched' in form.dataset)) editor.focusFirst?.();
-  }
+  });
 
   function finishButton() {
     const { match, game } = view;
