@@ -262,18 +262,20 @@ def _club_match(club_id: str, match_id: str, game: AnyGame, folded: FoldedMatch,
     a finished one also goes to ``counted``. ``played_at`` defaults to ``at``."""
     game = counted_as(game, game.options_json(folded.setup.options))
     results = ledger.seat_results(game, folded) if finished is not None else {}
+    played_at = at if played_at is None else played_at
     rows.append((ledger.CLUB_MATCHES, {
         "match_id": match_id, "club_id": club_id, "tournament_id": tournament_id,
         "game": game.id, "finish": None if finished is None else finished.finish,
         "finished_at": None if finished is None else utc(finished.finished_at),
-        "created_at": at, "played_at": at if played_at is None else played_at}))
+        "created_at": at, "played_at": played_at}))
     rows += [(ledger.SEATS, {
         "match_id": match_id, "seat": seat, "club_id": club_id, "member_id": member,
         "game": game.id, "finish": None if finished is None else finished.finish,
         **(dict.fromkeys(ledger.RESULT_KEYS) if finished is None else results[seat])})
         for seat, member in enumerate(members)]
     if finished is not None:
-        counted.append(ledger.Finished(finished.finish, match_id, game, members, results))
+        counted.append(ledger.Finished(finished.finish, match_id, game, played_at, members,
+                                       results))
 
 
 def _match_rows(made: tuple[dict[str, Any], list[dict[str, Any]]], rows: Rows) -> None:

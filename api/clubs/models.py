@@ -6,9 +6,11 @@ its statistics and ratings keep so that reading them never replays a match.
   another keeps its row and key (``merged_into``), so the old spelling still finds the person;
   a removed member has neither name nor key any more (``removed_at``), and a new member may take
   the name.
-- ``club_match``: a match that counts for a club, with its place in the club's order of finished
-  matches (``finish``, from the club's counter; none while the match is not finished) and when
-  it was played (``played_at``, copied from the match: the club's history is in that order).
+- ``club_match``: a match that counts for a club, with its number in the order the club's
+  matches finished (``finish``, from the club's counter; none while the match is not finished)
+  and when it was played (``played_at``, copied from the match). The club's order, which its
+  history, statistics and ratings go by, is ``played_at``, then ``finish``
+  (:data:`api.clubs.ledger.ORDER`).
 - ``club.time_zone``: the IANA name of the zone whose local date is a match's evening.
 - ``club.stakes``: the club's default stakes per game key, each as a match stores them (minor
   units, :func:`api.matches.stakes.stored`); null: none.

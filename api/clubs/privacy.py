@@ -175,17 +175,17 @@ async def _statistics(asked: Asked) -> dict[str, Any]:
 async def _ratings(asked: Asked) -> dict[str, Any]:
     ratings, matches = ledger.RATINGS, ledger.CLUB_MATCHES
     games: dict[str, list[s.RatingPoint]] = {}
-    for game, finish, match_id, at, mu, sigma in await asked.session.execute(
+    for game, finish, match_id, at, played_at, mu, sigma in await asked.session.execute(
             select(ratings.c.game, ratings.c.finish, ratings.c.match_id, matches.c.finished_at,
-                   ratings.c.mu, ratings.c.sigma)
+                   matches.c.played_at, ratings.c.mu, ratings.c.sigma)
             .join(matches, matches.c.match_id == ratings.c.match_id)
             .where(ratings.c.club_id == asked.club.id,
                    ratings.c.member_id == asked.member.id)
-            .order_by(ratings.c.game, ratings.c.finish)):
+            .order_by(ratings.c.game, *ledger.ORDER, ratings.c.finish)):
         rating = rating_of(mu, sigma)
         games.setdefault(game, []).append(s.RatingPoint(
-            finish=int(finish), match=match_id, finished_at=utc(at), mu=rating.mu,
-            sigma=rating.sigma, ordinal=rating.ordinal))
+            finish=int(finish), match=match_id, finished_at=utc(at), played_at=utc(played_at),
+            mu=rating.mu, sigma=rating.sigma, ordinal=rating.ordinal))
     return {"ratings": [s.MemberDataRating(game, points) for game, points in games.items()]}
 
 
