@@ -317,6 +317,9 @@ class BackupTablePlayer(msgspec.Struct, forbid_unknown_fields=True):
 class BackupTableFinish(BackupFinish, forbid_unknown_fields=True):
     round: Annotated[int, msgspec.Meta(ge=1, le=1_000)]
     table: Annotated[int, msgspec.Meta(ge=1, le=MAX_BACKUP_MEMBERS)]
+    played_at: datetime | None = None
+    """When the table's match was played (its round began): the club counts its matches in
+    that order. A backup without it: when the table finished."""
 
 
 class BackupClubTournament(msgspec.Struct, forbid_unknown_fields=True):
