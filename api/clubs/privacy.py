@@ -50,7 +50,7 @@ from sqlmodel import SQLModel
 from api.clubs import access, kasse, ledger, seasons
 from api.clubs import schemas as s
 from api.clubs.evenings import evening
-from api.clubs.links import TOURNAMENT_PLAYERS
+from api.clubs.links import TOURNAMENT_PLAYED, TOURNAMENT_PLAYERS, TOURNAMENTS
 from api.clubs.members import MEMBERS
 from api.clubs.models import ClubAuditRow
 from api.clubs.service import (
@@ -194,9 +194,10 @@ async def _tournaments(asked: Asked) -> dict[str, Any]:
     query = select(t.c.id, t.c.name, t.c.game, t.c.status, players.c.id, players.c.name).join(
         TOURNAMENT_PLAYERS, TOURNAMENT_PLAYERS.c.tournament_id == t.c.id).join(
         players, (players.c.tournament_id == t.c.id)
-        & (players.c.id == TOURNAMENT_PLAYERS.c.player_id)).where(
+        & (players.c.id == TOURNAMENT_PLAYERS.c.player_id)).join(
+        TOURNAMENTS, TOURNAMENTS.c.tournament_id == t.c.id).where(
         TOURNAMENT_PLAYERS.c.club_id == asked.club.id,
-        TOURNAMENT_PLAYERS.c.member_id == asked.member.id).order_by(t.c.created_at, t.c.id)
+        TOURNAMENT_PLAYERS.c.member_id == asked.member.id).order_by(TOURNAMENT_PLAYED, t.c.id)
     return {"tournaments": [
         s.MemberDataTournament(id=i, name=name, game=game, status=status, player=int(player),
                                registered_as=registered)

@@ -8,8 +8,9 @@ counted from the club's finished matches and tournaments whenever they are read,
   it is stored. Sides and ranks are the ones stored at its seats (``club_seat``).
 - A finished club tournament gives each member who played a table their tournament points
   (every table counted); its tables' matches count through it only. Its evening is when its
-  last table's match finished (``club_match.finished_at``: a correction later keeps it), the
-  tournament's last change when it has no finished table.
+  last table's match finished (``club_match.finished_at``: a correction later keeps it;
+  :data:`api.clubs.links.TOURNAMENT_PLAYED`, as in the club's history), when it was created
+  when it has no finished table.
 - ``from`` and ``to`` are evenings, both counted; ``game`` keeps the matches and tournaments of
   that game only.
 
@@ -35,7 +36,7 @@ from sqlmodel import SQLModel
 from api.clubs import ledger
 from api.clubs import schemas as s
 from api.clubs.evenings import evening
-from api.clubs.links import TOURNAMENT_PLAYERS, TOURNAMENTS
+from api.clubs.links import TOURNAMENT_PLAYED, TOURNAMENT_PLAYERS, TOURNAMENTS
 from api.clubs.models import SEASON_NAME_LENGTH, ClubSeasonRow
 from api.clubs.service import (
     ClubRecord,
@@ -189,18 +190,16 @@ async def _match_results(session: AsyncSession, club: ClubRecord,
 
 async def _tournament_results(session: AsyncSession, club: ClubRecord,
                               season: Any) -> list[TournamentResult]:
-    t, matches = TOURNAMENT_ROWS, ledger.CLUB_MATCHES
-    last_table = select(func.max(matches.c.finished_at)).where(
-        matches.c.tournament_id == t.c.id).scalar_subquery()
-    query = select(t.c.id, t.c.points, t.c.tiebreaks, t.c.updated_at, last_table).join(
+    t = TOURNAMENT_ROWS
+    query = select(t.c.id, t.c.points, t.c.tiebreaks, TOURNAMENT_PLAYED).join(
         TOURNAMENTS, TOURNAMENTS.c.tournament_id == t.c.id).where(
         TOURNAMENTS.c.club_id == club.id, t.c.status == "finished")
     if season.game is not None:
         query = query.where(t.c.game == season.game)
     results = []
-    for tournament_id, points, tiebreaks, updated_at, finished_at in await session.execute(
+    for tournament_id, points, tiebreaks, played_at in await session.execute(
             query.order_by(t.c.id)):
-        day = evening(utc(finished_at or updated_at), club.time_zone)
+        day = evening(utc(played_at), club.time_zone)
         if not _within(day, season):
             continue
         players = {int(player): int(member) for player, member in await session.execute(

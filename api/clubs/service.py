@@ -36,7 +36,7 @@ from api.clubs import access, ledger
 from api.clubs import schemas as s
 from api.clubs.evenings import DEFAULT_TIME_ZONE, evening, time_zone_of
 from api.clubs.export import ClubExport, ClubResult
-from api.clubs.links import TOURNAMENT_PLAYERS, TOURNAMENTS
+from api.clubs.links import TOURNAMENT_PLAYED, TOURNAMENT_PLAYERS, TOURNAMENTS
 from api.clubs.members import MEMBERS, members_named, name_key
 from api.clubs.models import CLUB_NAME_LENGTH, MEMBER_NAME_LENGTH, ClubPaymentRow
 from api.clubs.ratings import Rating
@@ -419,11 +419,11 @@ async def _tournament_entries(session: AsyncSession, club: ClubRecord,
         players[tournament_id].append(s.HistorySeat(person.id, person.named(words), None, None))
     return {tournament_id: s.HistoryEntry(
         kind="tournament", id=tournament_id, game=game, name=name, status=status,
-        played_at=utc(created_at), evening=evening(utc(created_at), club.time_zone),
+        played_at=utc(played_at), evening=evening(utc(played_at), club.time_zone),
         location=None, finished_at=utc(updated_at) if status == "finished" else None,
         finish=None, players=players[tournament_id])
-        for tournament_id, game, name, status, created_at, updated_at in await session.execute(
-            select(t.c.id, t.c.game, t.c.name, t.c.status, TOURNAMENTS.c.created_at,
+        for tournament_id, game, name, status, played_at, updated_at in await session.execute(
+            select(t.c.id, t.c.game, t.c.name, t.c.status, TOURNAMENT_PLAYED,
                    t.c.updated_at).join(TOURNAMENTS, TOURNAMENTS.c.tournament_id == t.c.id)
             .where(t.c.id.in_(tournament_ids)))}
 
@@ -433,7 +433,8 @@ async def read_history(session: AsyncSession, club_id: str, game_id: str | None,
                        limit: int, offset: int, authorization: str | None,
                        words: Words) -> s.ClubHistory:
     """The club's matches (not a tournament's tables) and tournaments, latest evening first: by
-    ``played_at`` (a tournament's: when it was created); ``since`` and ``until`` select by it."""
+    ``played_at`` (a tournament's: when it finished, :data:`TOURNAMENT_PLAYED`); ``since`` and
+    ``until`` select by it."""
     club = await readable(session, club_id, authorization)
     game = game_of(game_id) if game_id is not None else None
     members = await members_of(session, club.id)
@@ -441,7 +442,8 @@ async def read_history(session: AsyncSession, club_id: str, game_id: str | None,
     matches, seats = ledger.CLUB_MATCHES, ledger.SEATS
     match_query = select(matches.c.match_id, matches.c.played_at).where(
         matches.c.club_id == club.id, matches.c.tournament_id.is_(None))
-    tournament_query = select(TOURNAMENTS.c.tournament_id, TOURNAMENTS.c.created_at).where(
+    played = TOURNAMENT_PLAYED
+    tournament_query = select(TOURNAMENTS.c.tournament_id, played).where(
         TOURNAMENTS.c.club_id == club.id)
     if game is not None:
         match_query = match_query.where(matches.c.game == game.id)
@@ -456,16 +458,16 @@ async def read_history(session: AsyncSession, club_id: str, game_id: str | None,
             TOURNAMENT_PLAYERS.c.member_id == member.id)))
     if since is not None:
         match_query = match_query.where(matches.c.played_at >= since)
-        tournament_query = tournament_query.where(TOURNAMENTS.c.created_at >= since)
+        tournament_query = tournament_query.where(played >= since)
     if until is not None:
         match_query = match_query.where(matches.c.played_at < until)
-        tournament_query = tournament_query.where(TOURNAMENTS.c.created_at < until)
+        tournament_query = tournament_query.where(played < until)
     wanted = offset + limit + 1
     found = [("match", i, utc(at)) for i, at in await session.execute(
         match_query.order_by(matches.c.played_at.desc(), matches.c.match_id.desc())
         .limit(wanted))]
     found += [("tournament", i, utc(at)) for i, at in await session.execute(
-        tournament_query.order_by(TOURNAMENTS.c.created_at.desc()).limit(wanted))]
+        tournament_query.order_by(played.desc()).limit(wanted))]
     found.sort(key=lambda item: (item[2], item[1]), reverse=True)
     page = found[offset: offset + limit]
     match_entries = await _match_entries(
