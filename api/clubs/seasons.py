@@ -17,11 +17,14 @@ counted from the club's finished matches and tournaments whenever they are read,
 Decisions where the contract is silent: ``name`` 1 to 80 characters, checked as every name;
 ``from`` after ``to`` is 422 at ``to``; ``best`` 1 to 1000; an unknown game 422 at ``game``.
 Seasons are numbered 1, 2, 3 ... per club and listed in that order; creating one is a change
-of the club (its version, its events). The list of seasons is kept per club version; the
-standings are not kept (a club tournament finishes without the club's version changing, as
-the history is not kept), so they follow every write at once. A member merged into another
-counts as that member; a removed member stays in the table under the neutral label. A match
-whose seats hold a single side (nobody to beat) gives no points and no evening.
+of the club (its version, its events). The list of seasons and their standings are kept per
+club version (:mod:`api.clubs.reads`): every write they count makes a new version (a club
+match finished, corrected or undone, a late sheet, a member renamed, merged or forgotten, the
+time zone, and a club tournament's last confirmation, which finishes it:
+:meth:`api.clubs.owner.ClubTournament.finished`), so they follow every write at once. A
+member merged into another counts as that member; a removed member stays in the table under
+the neutral label. A match whose seats hold a single side (nobody to beat) gives no points and
+no evening.
 """
 
 from __future__ import annotations
