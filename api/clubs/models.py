@@ -221,7 +221,8 @@ DEVICE_LENGTH = 100  # api.matches.owners.DEVICE_ID_LENGTH
 class ClubPaymentRow(SQLModel, table=True):
     """Money a member paid into the club's pot (the Kasse), or was paid out of it (``amount``
     negative), in minor units; numbered 1, 2, 3 ... per club. Never changed or deleted: a
-    wrong payment is undone by another one of the opposite amount (:mod:`api.clubs.kasse`).
+    wrong payment is undone by another one of the opposite amount (:mod:`api.clubs.kasse`);
+    only a forgotten member's name leaves its free text (:mod:`api.clubs.privacy`).
 
     ``recorded_by`` is the name the recording phone gave (its keeper, the treasurer), ``device``
     the phone's ``X-Device-Id``; either may be absent."""

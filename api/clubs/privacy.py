@@ -21,8 +21,13 @@ no kept answer holds the old name), and beyond that:
 - the stored answers of round writes to their matches (the ``Idempotency-Key`` replays) are
   rewritten: standings names as the renamed match has them, the old spellings replaced by the
   mark wherever else they appear, so a replay answers no old name;
+- the Kasse's payments keep free text (``recorded_by``, ``note``) that may name the member:
+  every whole-word occurrence of their name or an alias there (case ignored) is replaced by the
+  mark, in every payment of the club (cut to the field's length should a short name's mark be
+  longer). A mention by a nickname or a misspelling cannot be found, and stays;
 - a member removed before may be forgotten too: their traces beyond the member row (the replays
-  above) are rewritten although their old name is no longer known;
+  above) are rewritten although their old name is no longer known (so their payments' free
+  text keeps it);
 - the club's audit records it (``member_forgotten``, the member's id, the kind of token, when):
   never the old name. ``GET /clubs/{id}/audit`` lists the club's audit (club token).
 
@@ -37,6 +42,7 @@ README); every answer, export and backup is made from the rows, which no longer 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -52,9 +58,10 @@ from api.clubs import schemas as s
 from api.clubs.evenings import evening
 from api.clubs.links import TOURNAMENT_PLAYED, TOURNAMENT_PLAYERS, TOURNAMENTS
 from api.clubs.members import MEMBERS
-from api.clubs.models import ClubAuditRow
+from api.clubs.models import PAYMENT_NOTE_LENGTH, RECORDER_LENGTH, ClubAuditRow
 from api.clubs.service import (
     MATCHES,
+    PAYMENTS,
     TOURNAMENT_PLAYER_ROWS,
     TOURNAMENT_ROWS,
     ClubRecord,
@@ -342,6 +349,25 @@ async def _rewrite_replays(session: AsyncSession, club_id: str, member: int, old
                                   .values(body=renamed))
 
 
+async def _unname_payments(session: AsyncSession, club_id: str, old: list[str],
+                           mark: str) -> None:
+    """The club's payments without the old spellings as whole words in their free text."""
+    if not old:
+        return
+    spelt = re.compile("|".join(rf"(?<!\w){re.escape(name)}(?!\w)" for name in old),
+                       re.IGNORECASE)
+    payments = PAYMENTS.c
+    for payment_id, recorded_by, note in (await session.execute(
+            select(payments.id, payments.recorded_by, payments.note).where(
+                payments.club_id == club_id))).all():
+        by = None if recorded_by is None else spelt.sub(mark, recorded_by)[:RECORDER_LENGTH]
+        said = spelt.sub(mark, note)[:PAYMENT_NOTE_LENGTH]
+        if (by, said) != (recorded_by, note):
+            await session.execute(update(PAYMENTS).where(
+                payments.club_id == club_id, payments.id == payment_id).values(
+                recorded_by=by, note=said))
+
+
 async def forget_member(session: AsyncSession, broker: Broker, folds: RecentFolds,
                         club_id: str, member_id: int, authorization: str | None,
                         words: Words) -> s.ForgottenMember:
@@ -353,6 +379,7 @@ async def forget_member(session: AsyncSession, broker: Broker, folds: RecentFold
                  reverse=True)
     unnamed = await unname(session, folds, club, member)
     await _rewrite_replays(session, club.id, member.id, old, removed_mark(member.id))
+    await _unname_payments(session, club.id, old, removed_mark(member.id))
     await _record(session, club.id, unnamed.at, FORGOTTEN, member.id, access.CLUB)
     change = await ledger.touch_club(EngineStatements(session), club.id, unnamed.version,
                                      unnamed.at)
