@@ -5,10 +5,12 @@ The backup holds the club's name, every member (with merged spellings and remove
 have no name), every club match (names as typed, the member at each seat, options, entries,
 when it started, and when it finished with its place in the club's order of finished matches)
 and every club tournament (its own backup, the member of each player, and when each table's
-match finished), its seasons (numbered 1, 2, 3 ... again in their order; a backup
-without ``seasons`` has none) and the payments of its Kasse (oldest first, numbered again in
-that order, each checked as a new one; the phone that recorded one is not kept, its
-``recorded_by`` is). Tokens, audit rows and statistics are not part of it:
+match was played and finished: a tournament's own backup keeps no such date, and the club
+counts its matches by when they were played; an older backup without ``played_at`` there
+imports a table as played when it finished), its seasons (numbered 1, 2, 3 ... again in their
+order; a backup without ``seasons`` has none) and the payments of its Kasse (oldest first,
+numbered again in that order, each checked as a new one; the phone that recorded one is not
+kept, its ``recorded_by`` is). Tokens, audit rows and statistics are not part of it:
 statistics and ratings are what the matches give.
 
 Decisions: an import makes a new club with new ids and tokens (answered like a creation); the
@@ -93,7 +95,7 @@ async def backup(session: AsyncSession, club_id: str, authorization: str | None)
             .order_by(RoundRow.match_id, RoundRow.number)):
         entries[match_id].append(entry)
     matches: list[s.BackupClubMatch] = []
-    finishes: dict[str, s.BackupFinish | None] = {}
+    finishes: dict[str, tuple[s.BackupFinish, datetime] | None] = {}
     for match_id, game, players, options, private, created_at, finish, finished_at, tournament, \
             played_at, location, stakes in await session.execute(
                 select(club_matches.c.match_id, MATCHES.c.game, MATCHES.c.players,
@@ -105,7 +107,7 @@ async def backup(session: AsyncSession, club_id: str, authorization: str | None)
                 .where(club_matches.c.club_id == club.id)
                 .order_by(club_matches.c.created_at, club_matches.c.match_id)):
         finished = None if finish is None else s.BackupFinish(finish, utc(finished_at))
-        finishes[match_id] = finished
+        finishes[match_id] = None if finished is None else (finished, utc(played_at))
         if tournament is None:
             matches.append(s.BackupClubMatch(
                 game=game, players=list(players), members=seated[match_id], options=options,
@@ -127,8 +129,8 @@ async def backup(session: AsyncSession, club_id: str, authorization: str | None)
             found = finishes.get(match_id)
             if found is not None:
                 table_finishes.append(s.BackupTableFinish(
-                    finish=found.finish, finished_at=found.finished_at, round=number,
-                    table=table))
+                    finish=found[0].finish, finished_at=found[0].finished_at, round=number,
+                    table=table, played_at=found[1]))
         tournaments.append(s.BackupClubTournament(
             backup=await tournament_backup(session, row),
             players=[s.BackupTablePlayer(p, m) for p, m in sorted(players.items())],
@@ -262,18 +264,20 @@ def _club_match(club_id: str, match_id: str, game: AnyGame, folded: FoldedMatch,
     a finished one also goes to ``counted``. ``played_at`` defaults to ``at``."""
     game = counted_as(game, game.options_json(folded.setup.options))
     results = ledger.seat_results(game, folded) if finished is not None else {}
+    played_at = at if played_at is None else played_at
     rows.append((ledger.CLUB_MATCHES, {
         "match_id": match_id, "club_id": club_id, "tournament_id": tournament_id,
         "game": game.id, "finish": None if finished is None else finished.finish,
         "finished_at": None if finished is None else utc(finished.finished_at),
-        "created_at": at, "played_at": at if played_at is None else played_at}))
+        "created_at": at, "played_at": played_at}))
     rows += [(ledger.SEATS, {
         "match_id": match_id, "seat": seat, "club_id": club_id, "member_id": member,
         "game": game.id, "finish": None if finished is None else finished.finish,
         **(dict.fromkeys(ledger.RESULT_KEYS) if finished is None else results[seat])})
         for seat, member in enumerate(members)]
     if finished is not None:
-        counted.append(ledger.Finished(finished.finish, match_id, game, members, results))
+        counted.append(ledger.Finished(finished.finish, match_id, game, played_at, members,
+                                       results))
 
 
 def _match_rows(made: tuple[dict[str, Any], list[dict[str, Any]]], rows: Rows) -> None:
@@ -369,7 +373,13 @@ def _plan(body: s.ClubBackup) -> _Planned:
         rows.append((TOURNAMENTS, rebuilt.row.model_dump()))
         rows += [(PLAYERS, p.model_dump()) for p in rebuilt.players]
         rows += [(ROUNDS, r.model_dump()) for r in rebuilt.rounds]
+        finishes = {(f.round, f.table): f for f in tournament.finished}
+        table_played: dict[str, datetime] = {}
         for table, made in zip(rebuilt.tables, rebuilt.matches, strict=True):
+            found = finishes.get((table.round, table.table))
+            if found is not None:  # played as the club counted it; no date is kept otherwise
+                table_played[table.match_id] = utc(found.played_at or found.finished_at)
+                made[0]["played_at"] = table_played[table.match_id]
             _match_rows(made, rows)
             rows.append((TABLES, table.model_dump()))
         rows.append((links.TOURNAMENTS, {"tournament_id": tournament_id, "club_id": club_id,
@@ -377,7 +387,6 @@ def _plan(body: s.ClubBackup) -> _Planned:
         rows += [(links.TOURNAMENT_PLAYERS, {"tournament_id": tournament_id, "player_id": player,
                                              "club_id": club_id, "member_id": member})
                  for player, member in sorted(players.items())]
-        finishes = {(f.round, f.table): f for f in tournament.finished}
         game = registry.game_by_id(tournament.backup.tournament.game)
         assert game is not None  # the rebuild checked it
         for (number, table_number), (row, folded) in rebuilt.restored.folds.items():
@@ -386,7 +395,7 @@ def _plan(body: s.ClubBackup) -> _Planned:
                             seen, problems)
             _club_match(club_id, row.match_id, game, folded, [players[p] for p in row.players],
                         at, finished if folded.finished else None, tournament_id, rows,
-                        counted)
+                        counted, table_played.get(row.match_id))
         if finishes:
             problems.append(Fault(f"{path}.finished", "unknown_table", _(
                 "A finish names a table the tournament does not have.")))

@@ -209,7 +209,7 @@ class ClubController(Controller):
     async def rating_history(self, request: Request[Any, Any, Any], session: Session,
                              club_id: ClubId, game: GameQuery,
                              player: OptionalMember = None) -> Response[list[s.RatingHistory]]:
-        """Each member's rating after every rated match of the game, oldest first."""
+        """Each member's rating after every rated match of the game, by evening."""
         return await answers(request).read(session, "rating_history", club_id,
                                            authorization(request), game, player)
 
@@ -218,7 +218,7 @@ class ClubController(Controller):
     async def statistics(self, request: Request[Any, Any, Any], session: Session,
                          club_id: ClubId, game: OptionalGame = None, since: Since = None,
                          until: Until = None) -> Response[list[s.StatisticsRow]]:
-        """Statistics per member and game, all time or over matches finished in a range."""
+        """Statistics per member and game, all time or over the matches played in a range."""
         return await answers(request).read(session, "statistics", club_id,
                                            authorization(request), game, since, until)
 

@@ -1,11 +1,12 @@
 """A club's time zone and the evening a match belongs to.
 
 A club has a ``time_zone``, an IANA name (``Europe/Zurich`` unless it says otherwise); an
-evening is the date in that zone of a match's ``played_at`` (a tournament's: when it was
-created). Decisions where the contract is silent: the evening is the plain local date (a match
-played at half past midnight belongs to the new date, as the contract's seasons count it); a
-name is accepted when :mod:`zoneinfo` knows it as given (``Europe/Zurich``, ``UTC``), not
-``europe/zurich`` or a file path.
+evening is the date in that zone of a match's ``played_at`` (a tournament's: when it finished,
+its last table's ``finished_at``, :data:`api.clubs.links.TOURNAMENT_PLAYED`). Decisions where
+the contract is silent: the evening is the plain local date (a match played at half past
+midnight belongs to the new date, as the contract's seasons count it); a name is accepted when
+:mod:`zoneinfo` knows it as given (``Europe/Zurich``, ``UTC``), not ``europe/zurich`` or a file
+path.
 """
 
 from datetime import date, datetime

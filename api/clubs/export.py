@@ -1,7 +1,8 @@
 """A club's results and statistics as CSV (the one writer, :mod:`api.shared.spreadsheet`) and JSON.
 
 - **Results**: one row per member and finished club match (tournament tables included), in the
-  order the matches finished (the order their ratings were reckoned in): when it finished, when
+  club's order (by when the match was played, then the order the matches finished: the order
+  their ratings were reckoned in): its finish number, when it finished, when
   it was played, its evening (the local date in the club's time zone) and place, which match and
   game, the member, their rank, whether they
   won, the rounds played, the standings totals the game's measures are made of (a column per

@@ -4,16 +4,22 @@ transaction, and the replay that keeps them equal to the club's history.
 Statistics and ratings are stored (``club_member_game``) and changed only here, when a match's
 result changes; reading them never replays anything.
 
+- **The club's order**: a club's finished matches are counted by evening, in the order they
+  were played (``played_at``), those played at the same moment in the order they finished
+  (their finish number): :data:`ORDER`. A paper sheet typed in a day later counts where it was
+  played, before the matches played after it.
 - A club match that **finishes** takes the club's next finish number. Its seats get their
-  results, each member's statistics in the game take one more result
-  (:meth:`api.clubs.statistics.Statistics.add`), and the match is rated: the ratings its
+  results; when no finished match of the game was played after it (the usual case), each
+  member's statistics in the game take one more result
+  (:meth:`api.clubs.statistics.Statistics.add`) and the match is rated: the ratings its
   members had, through openskill, to the ratings they have now, each change kept as a
-  ``club_rating`` row with the rating before and after.
+  ``club_rating`` row with the rating before and after. A match played before finished ones
+  (a late sheet) is counted as a correction is: from its place in the order on.
 - A **correction** of a finished match that leaves it finished keeps its finish number (it
   finished then); an **undo** that makes it unfinished takes it out of the statistics and the
   ratings. Either way the statistics of its members are rebuilt from their results, and the
   game's ratings are replayed from that match on: every rating before it stays, every rating
-  from it on is what rating the club's finished matches in their order gives.
+  from it on is what rating the club's finished matches in the club's order give.
 - Only the finishing round of a match does any of this; a round that leaves a match
   unfinished costs nothing here (not even a statement).
 
@@ -30,7 +36,19 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy import (
+    DateTime,
+    Table,
+    and_,
+    bindparam,
+    delete,
+    exists,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.sql.elements import ColumnElement
 from sqlmodel import SQLModel
 
 from api.clubs.models import (
@@ -56,8 +74,26 @@ SEATS: Table = SQLModel.metadata.tables[ClubSeatRow.__tablename__]
 MEMBER_GAMES: Table = SQLModel.metadata.tables[ClubMemberGameRow.__tablename__]
 RATINGS: Table = SQLModel.metadata.tables[ClubRatingRow.__tablename__]
 
-CLUB_OF_MATCH = select(CLUB_MATCHES.c.club_id, CLUB_MATCHES.c.finish).where(
+ORDER = (CLUB_MATCHES.c.played_at,)
+"""The club's order of finished matches, before their finish number: by when they were
+played. Every read and count that goes by the club's order sorts by ``(*ORDER, finish)``."""
+FROM_PLAYED = bindparam("from_played", type_=DateTime(timezone=True))
+
+
+def from_place(finish: ColumnElement[Any]) -> ColumnElement[bool]:
+    """At or after the place ``(from_played, from_finish)`` in the club's order, for a row
+    joined to its ``club_match`` whose finish number is ``finish``."""
+    played = CLUB_MATCHES.c.played_at
+    return or_(played > FROM_PLAYED,
+               and_(played == FROM_PLAYED, finish >= bindparam("from_finish")))
+
+
+CLUB_OF_MATCH = select(CLUB_MATCHES.c.club_id, CLUB_MATCHES.c.finish,
+                       CLUB_MATCHES.c.played_at).where(
     CLUB_MATCHES.c.match_id == bindparam("match_key"))
+PLAYED_LATER = select(CLUB_MATCHES.c.match_id).where(
+    CLUB_MATCHES.c.club_id == bindparam("club_key"), CLUB_MATCHES.c.game == bindparam("game_key"),
+    CLUB_MATCHES.c.finish.is_not(None), CLUB_MATCHES.c.played_at > FROM_PLAYED).limit(1)
 LOCK_CLUB = select(CLUBS.c.finished, CLUBS.c.version).where(
     CLUBS.c.id == bindparam("club_key")).with_for_update()
 UPDATE_CLUB = update(CLUBS).where(CLUBS.c.id == bindparam("club_key"))
@@ -67,16 +103,19 @@ SEATS_OF_MATCH = select(SEATS.c.seat, SEATS.c.member_id, SEATS.c.side, SEATS.c.r
     SEATS.c.match_id == bindparam("match_key")).order_by(SEATS.c.seat)
 UPDATE_SEAT = update(SEATS).where(SEATS.c.match_id == bindparam("match_key"),
                                   SEATS.c.seat == bindparam("seat_number"))
+_SEAT_MATCH = SEATS.join(CLUB_MATCHES, CLUB_MATCHES.c.match_id == SEATS.c.match_id)
 RESULTS_OF_MEMBER = select(
     SEATS.c.match_id, SEATS.c.finish, SEATS.c.side, SEATS.c.rank, SEATS.c.won, SEATS.c.rounds,
     SEATS.c.measures,
-).where(SEATS.c.club_id == bindparam("club_key"), SEATS.c.member_id == bindparam("member_key"),
-        SEATS.c.game == bindparam("game_key"), SEATS.c.finish.is_not(None)).order_by(
-    SEATS.c.finish)
+).select_from(_SEAT_MATCH).where(
+    SEATS.c.club_id == bindparam("club_key"), SEATS.c.member_id == bindparam("member_key"),
+    SEATS.c.game == bindparam("game_key"), SEATS.c.finish.is_not(None)).order_by(
+    *ORDER, SEATS.c.finish)
 RESULTS_FROM = select(SEATS.c.finish, SEATS.c.match_id, SEATS.c.member_id, SEATS.c.side,
-                      SEATS.c.rank).where(
+                      SEATS.c.rank).select_from(_SEAT_MATCH).where(
     SEATS.c.club_id == bindparam("club_key"), SEATS.c.game == bindparam("game_key"),
-    SEATS.c.finish >= bindparam("from_finish")).order_by(SEATS.c.finish, SEATS.c.seat)
+    SEATS.c.finish.is_not(None), from_place(SEATS.c.finish)).order_by(
+    *ORDER, SEATS.c.finish, SEATS.c.seat)
 _MEMBER_GAME = (MEMBER_GAMES.c.club_id == bindparam("club_key"),
                 MEMBER_GAMES.c.member_id == bindparam("member_key"),
                 MEMBER_GAMES.c.game == bindparam("game_key"))
@@ -88,13 +127,15 @@ RATINGS_OF_GAME = select(MEMBER_GAMES.c.member_id, MEMBER_GAMES.c.mu, MEMBER_GAM
 INSERT_MEMBER_GAME = insert(MEMBER_GAMES)
 UPDATE_MEMBER_GAME = update(MEMBER_GAMES).where(*_MEMBER_GAME)
 DELETE_MEMBER_GAME = delete(MEMBER_GAMES).where(*_MEMBER_GAME)
-_RATINGS_FROM = (RATINGS.c.club_id == bindparam("club_key"),
-                 RATINGS.c.game == bindparam("game_key"),
-                 RATINGS.c.finish >= bindparam("from_finish"))
+# A rating change keeps its match's finish number after an undo took it from the match.
+_RATINGS_OF = (RATINGS.c.club_id == bindparam("club_key"),
+               RATINGS.c.game == bindparam("game_key"))
 RATING_CHANGES_FROM = select(RATINGS.c.member_id, RATINGS.c.mu_before,
-                             RATINGS.c.sigma_before).where(*_RATINGS_FROM).order_by(
-    RATINGS.c.finish)
-DELETE_RATING_CHANGES_FROM = delete(RATINGS).where(*_RATINGS_FROM)
+                             RATINGS.c.sigma_before).join(
+    CLUB_MATCHES, CLUB_MATCHES.c.match_id == RATINGS.c.match_id).where(
+    *_RATINGS_OF, from_place(RATINGS.c.finish)).order_by(*ORDER, RATINGS.c.finish)
+DELETE_RATING_CHANGES_FROM = delete(RATINGS).where(*_RATINGS_OF, exists().where(
+    CLUB_MATCHES.c.match_id == RATINGS.c.match_id, from_place(RATINGS.c.finish)))
 INSERT_RATING_CHANGE = insert(RATINGS)
 
 
@@ -165,20 +206,30 @@ async def after_match_write(statements: Statements, match_id: str, game: AnyGame
     found = await statements.one(CLUB_OF_MATCH, {"match_key": match_id})
     if found is None:
         return None
-    club_id, finish = found
+    club_id, finish, played_at = found
     if finish is None and not folded.finished:
         return None
     counter, version = await lock_club(statements, club_id)
     if finish is None:
-        await _finish(statements, club_id, counter + 1, match_id, game, folded, at)
+        await _finish(statements, club_id, (played_at, counter + 1), match_id, game, folded, at)
         return await touch_club(statements, club_id, version, at, finished=counter + 1)
     if folded.finished:
-        changed = await _correct(statements, club_id, finish, match_id, game, folded)
+        changed = await _correct(statements, club_id, (played_at, finish), match_id, game,
+                                 folded)
         if not changed:
             return None
     else:
-        await _unfinish(statements, club_id, finish, match_id, game)
+        await _unfinish(statements, club_id, (played_at, finish), match_id, game)
     return await touch_club(statements, club_id, version, at)
+
+
+Place = tuple[datetime, int]
+"""A finished match's place in the club's order: when it was played, its finish number."""
+
+
+def _from(club_id: str, game_id: str, place: Place) -> dict[str, Any]:
+    return {"club_key": club_id, "game_key": game_id, "from_played": place[0],
+            "from_finish": place[1]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +239,7 @@ class Finished:
     finish: int
     match_id: str
     game: AnyGame
+    played_at: datetime
     members: list[int]
     """The member at each seat."""
     results: dict[int, dict[str, Any]]
@@ -198,12 +250,13 @@ def counted(club_id: str, finished: Iterable[Finished]) -> tuple[list[dict[str, 
                                                                   list[dict[str, Any]]]:
     """The statistics and ratings rows (``club_member_game``, ``club_rating``) of a club whose
     finished matches are ``finished``: each counted in the order of its finish number as
-    :func:`_finish` counts a match finishing now, in memory, so that a history of thousands of
+    :func:`_finish` counts a match finishing now, in the club's order (by ``played_at``,
+    then finish number), in memory, so that a history of thousands of
     matches is worked out without a statement and stored in a few."""
     statistics: dict[tuple[int, str], Statistics] = {}
     ratings: dict[str, dict[int, tuple[Rating, int]]] = defaultdict(dict)
     changes: list[dict[str, Any]] = []
-    for match in sorted(finished, key=lambda m: m.finish):
+    for match in sorted(finished, key=lambda m: (m.played_at, m.finish)):
         game_ratings = ratings[match.game.id]
         sides: dict[int, list[int]] = defaultdict(list)
         for seat, member in enumerate(match.members):
@@ -229,9 +282,11 @@ async def _seats(statements: Statements, match_id: str) -> list[Sequence[Any]]:
     return list(await statements.all(SEATS_OF_MATCH, {"match_key": match_id}))
 
 
-async def _finish(statements: Statements, club_id: str, finish: int, match_id: str,
+async def _finish(statements: Statements, club_id: str, place: Place, match_id: str,
                   game: AnyGame, folded: FoldedMatch, at: datetime) -> None:
-    """Count a match that has just finished: the incremental path."""
+    """Count a match that has just finished: the incremental path when it is the last in the
+    club's order, a rebuild from its place when finished matches were played after it."""
+    finish = place[1]
     results = seat_results(game, folded)
     seats = await _seats(statements, match_id)
     await statements.run(UPDATE_CLUB_MATCH, {"match_key": match_id, "finish": finish,
@@ -239,6 +294,9 @@ async def _finish(statements: Statements, club_id: str, finish: int, match_id: s
     await statements.run(UPDATE_SEAT, [
         {"match_key": match_id, "seat_number": seat, "finish": finish, **results[seat]}
         for seat, *_ in seats])
+    if await statements.one(PLAYED_LATER, _from(club_id, game.id, place)) is not None:
+        await rebuild(statements, club_id, game, {member for _, member, *_ in seats}, place)
+        return
     stored: dict[int, tuple[Statistics, Rating, int] | None] = {}
     sides: dict[int, list[int]] = defaultdict(list)
     for seat, member, *_rest in seats:
@@ -310,7 +368,7 @@ async def _store_member_game(statements: Statements, club_id: str, member: int, 
                                                   "game": game_id, **columns})
 
 
-async def _correct(statements: Statements, club_id: str, finish: int, match_id: str,
+async def _correct(statements: Statements, club_id: str, place: Place, match_id: str,
                    game: AnyGame, folded: FoldedMatch) -> bool:
     """A finished match corrected and still finished; False when its results did not change."""
     results = seat_results(game, folded)
@@ -322,11 +380,11 @@ async def _correct(statements: Statements, club_id: str, finish: int, match_id: 
     await statements.run(UPDATE_SEAT, [
         {"match_key": match_id, "seat_number": seat, **results[seat]} for seat, *_ in seats])
     await rebuild(statements, club_id, game, {member for _, member, *_ in seats},
-                  finish if ranks_changed else None)
+                  place if ranks_changed else None)
     return True
 
 
-async def _unfinish(statements: Statements, club_id: str, finish: int, match_id: str,
+async def _unfinish(statements: Statements, club_id: str, place: Place, match_id: str,
                     game: AnyGame) -> None:
     """A finished match no longer finished (its last round undone or corrected away)."""
     seats = await _seats(statements, match_id)
@@ -335,13 +393,14 @@ async def _unfinish(statements: Statements, club_id: str, finish: int, match_id:
     await statements.run(UPDATE_SEAT, [
         {"match_key": match_id, "seat_number": seat, "finish": None,
          **dict.fromkeys(RESULT_KEYS)} for seat, *_ in seats])
-    await rebuild(statements, club_id, game, {member for _, member, *_ in seats}, finish)
+    await rebuild(statements, club_id, game, {member for _, member, *_ in seats}, place)
 
 
 async def rebuild(statements: Statements, club_id: str, game: AnyGame, members: Iterable[int],
-                  ratings_from: int | None) -> None:
+                  ratings_from: Place | None) -> None:
     """Rebuild the statistics of ``members`` in ``game`` from their results and, unless
-    ``ratings_from`` is None, replay the game's ratings from that finish number on."""
+    ``ratings_from`` is None, replay the game's ratings from that place in the club's order
+    on."""
     statistics: dict[int, Statistics] = {}
     for member in members:
         rows = await statements.all(RESULTS_OF_MEMBER, _member_game(club_id, member, game.id))
@@ -363,11 +422,12 @@ async def rebuild(statements: Statements, club_id: str, game: AnyGame, members: 
 
 
 async def replay_ratings(statements: Statements, club_id: str, game_id: str,
-                         from_finish: int) -> dict[int, tuple[Rating, int]]:
-    """Rate the game's finished matches again from ``from_finish`` on, starting from the
-    ratings everyone had before it; store the new rating changes in place of the old ones and
-    answer the rating and rated-match count of every member whose rating that touched."""
-    where = {"club_key": club_id, "game_key": game_id, "from_finish": from_finish}
+                         place: Place) -> dict[int, tuple[Rating, int]]:
+    """Rate the game's finished matches again from ``place`` in the club's order on, starting
+    from the ratings everyone had before it; store the new rating changes in place of the old
+    ones and answer the rating and rated-match count of every member whose rating that
+    touched."""
+    where = _from(club_id, game_id, place)
     current = {member: (Rating(mu, sigma), int(rated)) for member, mu, sigma, rated
                in await statements.all(RATINGS_OF_GAME, where)}
     ratings: dict[int, tuple[Rating, int]] = {}
@@ -389,8 +449,7 @@ async def replay_ratings(statements: Statements, club_id: str, game_id: str,
         ranks[side] = rank
     await statements.run(DELETE_RATING_CHANGES_FROM, where)
     changes: list[dict[str, Any]] = []
-    for finish in sorted(matches):
-        match_id, sides, ranks = matches[finish]
+    for finish, (match_id, sides, ranks) in matches.items():  # in the club's order
         rated = _rate(finish, match_id, game_id, sides, ranks, ratings)
         touched |= {change["member_id"] for change in rated}
         changes += rated

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import Table, bindparam, insert, select
+from sqlalchemy import Table, bindparam, func, insert, select
 from sqlmodel import SQLModel
 
 from api.clubs import access, ledger
@@ -23,6 +23,13 @@ from api.shared.imports import HIDDEN
 
 TOURNAMENTS: Table = SQLModel.metadata.tables[ClubTournamentRow.__tablename__]
 TOURNAMENT_PLAYERS: Table = SQLModel.metadata.tables[ClubTournamentPlayerRow.__tablename__]
+TOURNAMENT_PLAYED = func.coalesce(
+    select(func.max(ledger.CLUB_MATCHES.c.finished_at)).where(
+        ledger.CLUB_MATCHES.c.tournament_id == TOURNAMENTS.c.tournament_id).scalar_subquery(),
+    TOURNAMENTS.c.created_at)
+"""When a club tournament was played, as its evening counts it: when its last table finished
+(a later correction keeps that), the moment it was created while none has. A finished
+tournament is on the evening it finished, however long before midnight it began."""
 CLUB_TOKENS_FOR_WRITE = select(
     ledger.CLUBS.c.token_hash, ledger.CLUBS.c.view_token_hash, ledger.CLUBS.c.version,
 ).where(ledger.CLUBS.c.id == bindparam("club_key"),

@@ -6,9 +6,11 @@ its statistics and ratings keep so that reading them never replays a match.
   another keeps its row and key (``merged_into``), so the old spelling still finds the person;
   a removed member has neither name nor key any more (``removed_at``), and a new member may take
   the name.
-- ``club_match``: a match that counts for a club, with its place in the club's order of finished
-  matches (``finish``, from the club's counter; none while the match is not finished) and when
-  it was played (``played_at``, copied from the match: the club's history is in that order).
+- ``club_match``: a match that counts for a club, with its number in the order the club's
+  matches finished (``finish``, from the club's counter; none while the match is not finished)
+  and when it was played (``played_at``, copied from the match). The club's order, which its
+  history, statistics and ratings go by, is ``played_at``, then ``finish``
+  (:data:`api.clubs.ledger.ORDER`).
 - ``club.time_zone``: the IANA name of the zone whose local date is a match's evening.
 - ``club.stakes``: the club's default stakes per game key, each as a match stores them (minor
   units, :func:`api.matches.stakes.stored`); null: none.
@@ -219,7 +221,8 @@ DEVICE_LENGTH = 100  # api.matches.owners.DEVICE_ID_LENGTH
 class ClubPaymentRow(SQLModel, table=True):
     """Money a member paid into the club's pot (the Kasse), or was paid out of it (``amount``
     negative), in minor units; numbered 1, 2, 3 ... per club. Never changed or deleted: a
-    wrong payment is undone by another one of the opposite amount (:mod:`api.clubs.kasse`).
+    wrong payment is undone by another one of the opposite amount (:mod:`api.clubs.kasse`);
+    only a forgotten member's name leaves its free text (:mod:`api.clubs.privacy`).
 
     ``recorded_by`` is the name the recording phone gave (its keeper, the treasurer), ``device``
     the phone's ``X-Device-Id``; either may be absent."""

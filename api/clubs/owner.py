@@ -93,6 +93,11 @@ class ClubTournament:
                                    [members[player] for player in players], at, tournament_id)
         await ledger.touch_club(statements, self.club_id, self.version, at)
 
+    async def finished(self, statements: Statements, tournament_id: str, at: datetime) -> None:
+        # Its points count in the club's seasons now: a new club version (the seasons'
+        # standings are kept per version).
+        await ledger.touch_club(statements, self.club_id, self.version, at)
+
 
 class ClubMatches:
     """Clubs as a match's owner and host (:class:`api.matches.owners.MatchOwner`,

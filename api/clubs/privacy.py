@@ -21,8 +21,13 @@ no kept answer holds the old name), and beyond that:
 - the stored answers of round writes to their matches (the ``Idempotency-Key`` replays) are
   rewritten: standings names as the renamed match has them, the old spellings replaced by the
   mark wherever else they appear, so a replay answers no old name;
+- the Kasse's payments keep free text (``recorded_by``, ``note``) that may name the member:
+  every whole-word occurrence of their name or an alias there (case ignored) is replaced by the
+  mark, in every payment of the club (cut to the field's length should a short name's mark be
+  longer). A mention by a nickname or a misspelling cannot be found, and stays;
 - a member removed before may be forgotten too: their traces beyond the member row (the replays
-  above) are rewritten although their old name is no longer known;
+  above) are rewritten although their old name is no longer known (so their payments' free
+  text keeps it);
 - the club's audit records it (``member_forgotten``, the member's id, the kind of token, when):
   never the old name. ``GET /clubs/{id}/audit`` lists the club's audit (club token).
 
@@ -37,6 +42,7 @@ README); every answer, export and backup is made from the rows, which no longer 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -50,11 +56,12 @@ from sqlmodel import SQLModel
 from api.clubs import access, kasse, ledger, seasons
 from api.clubs import schemas as s
 from api.clubs.evenings import evening
-from api.clubs.links import TOURNAMENT_PLAYERS
+from api.clubs.links import TOURNAMENT_PLAYED, TOURNAMENT_PLAYERS, TOURNAMENTS
 from api.clubs.members import MEMBERS
-from api.clubs.models import ClubAuditRow
+from api.clubs.models import PAYMENT_NOTE_LENGTH, RECORDER_LENGTH, ClubAuditRow
 from api.clubs.service import (
     MATCHES,
+    PAYMENTS,
     TOURNAMENT_PLAYER_ROWS,
     TOURNAMENT_ROWS,
     ClubRecord,
@@ -175,17 +182,17 @@ async def _statistics(asked: Asked) -> dict[str, Any]:
 async def _ratings(asked: Asked) -> dict[str, Any]:
     ratings, matches = ledger.RATINGS, ledger.CLUB_MATCHES
     games: dict[str, list[s.RatingPoint]] = {}
-    for game, finish, match_id, at, mu, sigma in await asked.session.execute(
+    for game, finish, match_id, at, played_at, mu, sigma in await asked.session.execute(
             select(ratings.c.game, ratings.c.finish, ratings.c.match_id, matches.c.finished_at,
-                   ratings.c.mu, ratings.c.sigma)
+                   matches.c.played_at, ratings.c.mu, ratings.c.sigma)
             .join(matches, matches.c.match_id == ratings.c.match_id)
             .where(ratings.c.club_id == asked.club.id,
                    ratings.c.member_id == asked.member.id)
-            .order_by(ratings.c.game, ratings.c.finish)):
+            .order_by(ratings.c.game, *ledger.ORDER, ratings.c.finish)):
         rating = rating_of(mu, sigma)
         games.setdefault(game, []).append(s.RatingPoint(
-            finish=int(finish), match=match_id, finished_at=utc(at), mu=rating.mu,
-            sigma=rating.sigma, ordinal=rating.ordinal))
+            finish=int(finish), match=match_id, finished_at=utc(at), played_at=utc(played_at),
+            mu=rating.mu, sigma=rating.sigma, ordinal=rating.ordinal))
     return {"ratings": [s.MemberDataRating(game, points) for game, points in games.items()]}
 
 
@@ -194,9 +201,10 @@ async def _tournaments(asked: Asked) -> dict[str, Any]:
     query = select(t.c.id, t.c.name, t.c.game, t.c.status, players.c.id, players.c.name).join(
         TOURNAMENT_PLAYERS, TOURNAMENT_PLAYERS.c.tournament_id == t.c.id).join(
         players, (players.c.tournament_id == t.c.id)
-        & (players.c.id == TOURNAMENT_PLAYERS.c.player_id)).where(
+        & (players.c.id == TOURNAMENT_PLAYERS.c.player_id)).join(
+        TOURNAMENTS, TOURNAMENTS.c.tournament_id == t.c.id).where(
         TOURNAMENT_PLAYERS.c.club_id == asked.club.id,
-        TOURNAMENT_PLAYERS.c.member_id == asked.member.id).order_by(t.c.created_at, t.c.id)
+        TOURNAMENT_PLAYERS.c.member_id == asked.member.id).order_by(TOURNAMENT_PLAYED, t.c.id)
     return {"tournaments": [
         s.MemberDataTournament(id=i, name=name, game=game, status=status, player=int(player),
                                registered_as=registered)
@@ -341,6 +349,25 @@ async def _rewrite_replays(session: AsyncSession, club_id: str, member: int, old
                                   .values(body=renamed))
 
 
+async def _unname_payments(session: AsyncSession, club_id: str, old: list[str],
+                           mark: str) -> None:
+    """The club's payments without the old spellings as whole words in their free text."""
+    if not old:
+        return
+    spelt = re.compile("|".join(rf"(?<!\w){re.escape(name)}(?!\w)" for name in old),
+                       re.IGNORECASE)
+    payments = PAYMENTS.c
+    for payment_id, recorded_by, note in (await session.execute(
+            select(payments.id, payments.recorded_by, payments.note).where(
+                payments.club_id == club_id))).all():
+        by = None if recorded_by is None else spelt.sub(mark, recorded_by)[:RECORDER_LENGTH]
+        said = spelt.sub(mark, note)[:PAYMENT_NOTE_LENGTH]
+        if (by, said) != (recorded_by, note):
+            await session.execute(update(PAYMENTS).where(
+                payments.club_id == club_id, payments.id == payment_id).values(
+                recorded_by=by, note=said))
+
+
 async def forget_member(session: AsyncSession, broker: Broker, folds: RecentFolds,
                         club_id: str, member_id: int, authorization: str | None,
                         words: Words) -> s.ForgottenMember:
@@ -352,6 +379,7 @@ async def forget_member(session: AsyncSession, broker: Broker, folds: RecentFold
                  reverse=True)
     unnamed = await unname(session, folds, club, member)
     await _rewrite_replays(session, club.id, member.id, old, removed_mark(member.id))
+    await _unname_payments(session, club.id, old, removed_mark(member.id))
     await _record(session, club.id, unnamed.at, FORGOTTEN, member.id, access.CLUB)
     change = await ledger.touch_club(EngineStatements(session), club.id, unnamed.version,
                                      unnamed.at)

@@ -12,12 +12,13 @@ by the helper with its own connection, which answers the encoded bytes.
 
 Decisions: whatever the club's version decides is kept by club, version, read and options
 (the language among them where names of removed members are said): every finished,
-corrected or undone match, every new match, every change to the members and every new season
-makes a new version. Not kept: the history and a season's standings (a match in progress, or
-a club tournament, changes without the club changing) and the backup (the club token's alone,
-and read rarely). Both of the club's tokens read the same answers; who may read is checked on
-the loop before anything else (one row), so a refused reader costs nothing. The JSON export's
-``exported_at`` is the time its version was first exported.
+corrected or undone match, every new match, every change to the members, every new season and
+every club tournament that finishes makes a new version, so a season's standings (finished
+matches and finished tournaments only) are kept too. Not kept: the history (a match in
+progress, or a club tournament under way, changes without the club changing) and the backup
+(the club token's alone, and read rarely). Both of the club's tokens read the same answers;
+who may read is checked on the loop before anything else (one row), so a refused reader costs
+nothing. The JSON export's ``exported_at`` is the time its version was first exported.
 """
 
 from __future__ import annotations
@@ -46,9 +47,9 @@ over a range or rating history are some 50 ms of work on the loop of a small mac
 Read = Literal["club", "players", "player", "ladder", "rating_history", "statistics",
                "history", "head_to_head", "export", "backup", "seasons", "season_standings",
                "settlement", "payments", "kasse", "pads"]
-UNKEPT = frozenset({"history", "backup", "season_standings", "settlement", "kasse"})
+UNKEPT = frozenset({"history", "backup", "settlement", "kasse"})
 """Not kept: besides the above, the settlement ("tonight" moves with the clock) and the
-Kasse (both read every finished match played for money, as the season's standings do)."""
+Kasse (both read every finished match played for money)."""
 
 
 async def _club(session: AsyncSession, club_id: str, authorization: str | None) -> Answer:

@@ -186,6 +186,8 @@ class RatingPoint(msgspec.Struct):
     finish: int
     match: str
     finished_at: datetime
+    played_at: datetime
+    """When the match was played: ratings are reckoned in the club's order, by ``played_at``."""
     mu: float
     sigma: float
     ordinal: float
@@ -226,7 +228,8 @@ class HistoryEntry(msgspec.Struct):
     location: str | None
     finished_at: datetime | None
     finish: int | None
-    """A finished match's place in the order the club's matches finished (ratings follow it)."""
+    """A finished match's number in the order the club's matches finished (ratings go by
+    ``played_at``, then this number)."""
     players: list[HistorySeat]
 
 
@@ -314,6 +317,9 @@ class BackupTablePlayer(msgspec.Struct, forbid_unknown_fields=True):
 class BackupTableFinish(BackupFinish, forbid_unknown_fields=True):
     round: Annotated[int, msgspec.Meta(ge=1, le=1_000)]
     table: Annotated[int, msgspec.Meta(ge=1, le=MAX_BACKUP_MEMBERS)]
+    played_at: datetime | None = None
+    """When the table's match was played (its round began): the club counts its matches in
+    that order. A backup without it: when the table finished."""
 
 
 class BackupClubTournament(msgspec.Struct, forbid_unknown_fields=True):

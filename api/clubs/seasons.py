@@ -8,19 +8,23 @@ counted from the club's finished matches and tournaments whenever they are read,
   it is stored. Sides and ranks are the ones stored at its seats (``club_seat``).
 - A finished club tournament gives each member who played a table their tournament points
   (every table counted); its tables' matches count through it only. Its evening is when its
-  last table's match finished (``club_match.finished_at``: a correction later keeps it), the
-  tournament's last change when it has no finished table.
+  last table's match finished (``club_match.finished_at``: a correction later keeps it;
+  :data:`api.clubs.links.TOURNAMENT_PLAYED`, as in the club's history), when it was created
+  when it has no finished table.
 - ``from`` and ``to`` are evenings, both counted; ``game`` keeps the matches and tournaments of
   that game only.
 
 Decisions where the contract is silent: ``name`` 1 to 80 characters, checked as every name;
 ``from`` after ``to`` is 422 at ``to``; ``best`` 1 to 1000; an unknown game 422 at ``game``.
 Seasons are numbered 1, 2, 3 ... per club and listed in that order; creating one is a change
-of the club (its version, its events). The list of seasons is kept per club version; the
-standings are not kept (a club tournament finishes without the club's version changing, as
-the history is not kept), so they follow every write at once. A member merged into another
-counts as that member; a removed member stays in the table under the neutral label. A match
-whose seats hold a single side (nobody to beat) gives no points and no evening.
+of the club (its version, its events). The list of seasons and their standings are kept per
+club version (:mod:`api.clubs.reads`): every write they count makes a new version (a club
+match finished, corrected or undone, a late sheet, a member renamed, merged or forgotten, the
+time zone, and a club tournament's last confirmation, which finishes it:
+:meth:`api.clubs.owner.ClubTournament.finished`), so they follow every write at once. A
+member merged into another counts as that member; a removed member stays in the table under
+the neutral label. A match whose seats hold a single side (nobody to beat) gives no points and
+no evening.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from sqlmodel import SQLModel
 from api.clubs import ledger
 from api.clubs import schemas as s
 from api.clubs.evenings import evening
-from api.clubs.links import TOURNAMENT_PLAYERS, TOURNAMENTS
+from api.clubs.links import TOURNAMENT_PLAYED, TOURNAMENT_PLAYERS, TOURNAMENTS
 from api.clubs.models import SEASON_NAME_LENGTH, ClubSeasonRow
 from api.clubs.service import (
     ClubRecord,
@@ -189,18 +193,16 @@ async def _match_results(session: AsyncSession, club: ClubRecord,
 
 async def _tournament_results(session: AsyncSession, club: ClubRecord,
                               season: Any) -> list[TournamentResult]:
-    t, matches = TOURNAMENT_ROWS, ledger.CLUB_MATCHES
-    last_table = select(func.max(matches.c.finished_at)).where(
-        matches.c.tournament_id == t.c.id).scalar_subquery()
-    query = select(t.c.id, t.c.points, t.c.tiebreaks, t.c.updated_at, last_table).join(
+    t = TOURNAMENT_ROWS
+    query = select(t.c.id, t.c.points, t.c.tiebreaks, TOURNAMENT_PLAYED).join(
         TOURNAMENTS, TOURNAMENTS.c.tournament_id == t.c.id).where(
         TOURNAMENTS.c.club_id == club.id, t.c.status == "finished")
     if season.game is not None:
         query = query.where(t.c.game == season.game)
     results = []
-    for tournament_id, points, tiebreaks, updated_at, finished_at in await session.execute(
+    for tournament_id, points, tiebreaks, played_at in await session.execute(
             query.order_by(t.c.id)):
-        day = evening(utc(finished_at or updated_at), club.time_zone)
+        day = evening(utc(played_at), club.time_zone)
         if not _within(day, season):
             continue
         players = {int(player): int(member) for player, member in await session.execute(

@@ -36,7 +36,7 @@ from api.clubs import access, ledger
 from api.clubs import schemas as s
 from api.clubs.evenings import DEFAULT_TIME_ZONE, evening, time_zone_of
 from api.clubs.export import ClubExport, ClubResult
-from api.clubs.links import TOURNAMENT_PLAYERS, TOURNAMENTS
+from api.clubs.links import TOURNAMENT_PLAYED, TOURNAMENT_PLAYERS, TOURNAMENTS
 from api.clubs.members import MEMBERS, members_named, name_key
 from api.clubs.models import CLUB_NAME_LENGTH, MEMBER_NAME_LENGTH, ClubPaymentRow
 from api.clubs.ratings import Rating
@@ -300,23 +300,26 @@ async def read_ladder(session: AsyncSession, club_id: str, game_id: str,
 async def read_rating_history(session: AsyncSession, club_id: str, game_id: str,
                               member_id: int | None,
                               authorization: str | None) -> list[s.RatingHistory]:
-    """Each member's rating after every rated match of the game, oldest first."""
+    """Each member's rating after every rated match of the game, in the club's order (by
+    ``played_at``, then finish number: the order they were rated in)."""
     club = await readable(session, club_id, authorization)
     game = game_of(game_id)
     members = await members_of(session, club.id)
     ratings, matches = ledger.RATINGS, ledger.CLUB_MATCHES
     query = select(ratings.c.member_id, ratings.c.finish, ratings.c.match_id,
-                   matches.c.finished_at, ratings.c.mu, ratings.c.sigma).join(
+                   matches.c.finished_at, matches.c.played_at, ratings.c.mu,
+                   ratings.c.sigma).join(
         matches, matches.c.match_id == ratings.c.match_id).where(
-        ratings.c.club_id == club.id, ratings.c.game == game.id).order_by(ratings.c.finish)
+        ratings.c.club_id == club.id, ratings.c.game == game.id).order_by(
+        *ledger.ORDER, ratings.c.finish)
     if member_id is not None:
         query = query.where(ratings.c.member_id == member_in(members, member_id).id)
     points: dict[int, list[s.RatingPoint]] = defaultdict(list)
-    for member, finish, match_id, at, mu, sigma in await session.execute(query):
+    for member, finish, match_id, at, played_at, mu, sigma in await session.execute(query):
         rating = Rating(mu, sigma)
         points[int(member)].append(s.RatingPoint(
-            finish=finish, match=match_id, finished_at=utc(at), mu=mu, sigma=sigma,
-            ordinal=rating.ordinal))
+            finish=finish, match=match_id, finished_at=utc(at), played_at=utc(played_at),
+            mu=mu, sigma=sigma, ordinal=rating.ordinal))
     return [s.RatingHistory(player=member, name=members[member].shown, points=series)
             for member, series in points.items() if members[member].listed]
 
@@ -327,8 +330,9 @@ async def read_rating_history(session: AsyncSession, club_id: str, game_id: str,
 async def read_statistics(session: AsyncSession, club_id: str, game_id: str | None,
                           since: datetime | None, until: datetime | None,
                           authorization: str | None) -> list[s.StatisticsRow]:
-    """Per member and game: all time as stored, or over the matches finished from ``since``
-    (inclusive) until ``until`` (exclusive), folded from their results (no rating there)."""
+    """Per member and game: all time as stored, or over the matches played from ``since``
+    (inclusive) until ``until`` (exclusive), folded from their results in the club's order
+    (no rating there)."""
     club = await readable(session, club_id, authorization)
     game = game_of(game_id) if game_id is not None else None
     members = await members_of(session, club.id)
@@ -345,13 +349,13 @@ async def read_statistics(session: AsyncSession, club_id: str, game_id: str | No
                        seats.c.side, seats.c.rank, seats.c.won, seats.c.rounds,
                        seats.c.measures).join(matches, matches.c.match_id == seats.c.match_id) \
             .where(seats.c.club_id == club.id, seats.c.finish.is_not(None)) \
-            .order_by(seats.c.finish)
+            .order_by(*ledger.ORDER, seats.c.finish)
         if game is not None:
             query = query.where(seats.c.game == game.id)
         if since is not None:
-            query = query.where(matches.c.finished_at >= since)
+            query = query.where(matches.c.played_at >= since)
         if until is not None:
-            query = query.where(matches.c.finished_at < until)
+            query = query.where(matches.c.played_at < until)
         results: dict[tuple[int, str], list[Any]] = defaultdict(list)
         for member, game_key, match_id, finish, *kept in await session.execute(query):
             results[(int(member), game_key)].append(ledger.stored_result(match_id, finish, kept))
@@ -415,11 +419,11 @@ async def _tournament_entries(session: AsyncSession, club: ClubRecord,
         players[tournament_id].append(s.HistorySeat(person.id, person.named(words), None, None))
     return {tournament_id: s.HistoryEntry(
         kind="tournament", id=tournament_id, game=game, name=name, status=status,
-        played_at=utc(created_at), evening=evening(utc(created_at), club.time_zone),
+        played_at=utc(played_at), evening=evening(utc(played_at), club.time_zone),
         location=None, finished_at=utc(updated_at) if status == "finished" else None,
         finish=None, players=players[tournament_id])
-        for tournament_id, game, name, status, created_at, updated_at in await session.execute(
-            select(t.c.id, t.c.game, t.c.name, t.c.status, TOURNAMENTS.c.created_at,
+        for tournament_id, game, name, status, played_at, updated_at in await session.execute(
+            select(t.c.id, t.c.game, t.c.name, t.c.status, TOURNAMENT_PLAYED,
                    t.c.updated_at).join(TOURNAMENTS, TOURNAMENTS.c.tournament_id == t.c.id)
             .where(t.c.id.in_(tournament_ids)))}
 
@@ -429,7 +433,8 @@ async def read_history(session: AsyncSession, club_id: str, game_id: str | None,
                        limit: int, offset: int, authorization: str | None,
                        words: Words) -> s.ClubHistory:
     """The club's matches (not a tournament's tables) and tournaments, latest evening first: by
-    ``played_at`` (a tournament's: when it was created); ``since`` and ``until`` select by it."""
+    ``played_at`` (a tournament's: when it finished, :data:`TOURNAMENT_PLAYED`); ``since`` and
+    ``until`` select by it."""
     club = await readable(session, club_id, authorization)
     game = game_of(game_id) if game_id is not None else None
     members = await members_of(session, club.id)
@@ -437,7 +442,8 @@ async def read_history(session: AsyncSession, club_id: str, game_id: str | None,
     matches, seats = ledger.CLUB_MATCHES, ledger.SEATS
     match_query = select(matches.c.match_id, matches.c.played_at).where(
         matches.c.club_id == club.id, matches.c.tournament_id.is_(None))
-    tournament_query = select(TOURNAMENTS.c.tournament_id, TOURNAMENTS.c.created_at).where(
+    played = TOURNAMENT_PLAYED
+    tournament_query = select(TOURNAMENTS.c.tournament_id, played).where(
         TOURNAMENTS.c.club_id == club.id)
     if game is not None:
         match_query = match_query.where(matches.c.game == game.id)
@@ -452,16 +458,16 @@ async def read_history(session: AsyncSession, club_id: str, game_id: str | None,
             TOURNAMENT_PLAYERS.c.member_id == member.id)))
     if since is not None:
         match_query = match_query.where(matches.c.played_at >= since)
-        tournament_query = tournament_query.where(TOURNAMENTS.c.created_at >= since)
+        tournament_query = tournament_query.where(played >= since)
     if until is not None:
         match_query = match_query.where(matches.c.played_at < until)
-        tournament_query = tournament_query.where(TOURNAMENTS.c.created_at < until)
+        tournament_query = tournament_query.where(played < until)
     wanted = offset + limit + 1
     found = [("match", i, utc(at)) for i, at in await session.execute(
         match_query.order_by(matches.c.played_at.desc(), matches.c.match_id.desc())
         .limit(wanted))]
     found += [("tournament", i, utc(at)) for i, at in await session.execute(
-        tournament_query.order_by(TOURNAMENTS.c.created_at.desc()).limit(wanted))]
+        tournament_query.order_by(played.desc()).limit(wanted))]
     found.sort(key=lambda item: (item[2], item[1]), reverse=True)
     page = found[offset: offset + limit]
     match_entries = await _match_entries(
@@ -686,11 +692,14 @@ async def merge_member(session: AsyncSession, broker: Broker, club_id: str, memb
         raise Unprocessable(_("A member cannot be merged into themselves."), errors=[Fault(
             "into", "same_member", _("Choose another member.", member=target.id))])
     await _refuse_if_together(session, club.id, source.id, target.id)
-    seats = ledger.SEATS
-    firsts = {game: int(first) for game, first in await session.execute(
-        select(seats.c.game, func.min(seats.c.finish)).where(
-            seats.c.club_id == club.id, seats.c.member_id == source.id,
-            seats.c.finish.is_not(None)).group_by(seats.c.game))}
+    seats, matches = ledger.SEATS, ledger.CLUB_MATCHES
+    firsts: dict[str, ledger.Place] = {}
+    for game, played_at, finish in await session.execute(
+            select(seats.c.game, matches.c.played_at, seats.c.finish).join(
+                matches, matches.c.match_id == seats.c.match_id).where(
+                seats.c.club_id == club.id, seats.c.member_id == source.id,
+                seats.c.finish.is_not(None)).order_by(*ledger.ORDER, seats.c.finish)):
+        firsts.setdefault(game, (played_at, int(finish)))  # the first in the club's order
     statements = EngineStatements(session)
     await session.execute(update(seats).where(seats.c.club_id == club.id,
                                               seats.c.member_id == source.id)
@@ -831,7 +840,8 @@ async def _matches_of(session: AsyncSession, club_id: str, member: int) -> dict[
 
 async def read_results(session: AsyncSession, club: ClubRecord,
                        words: Words) -> list[ClubResult]:
-    """Every member's result in every finished club match, in the order they finished."""
+    """Every member's result in every finished club match, in the club's order (by
+    ``played_at``, then finish number: the order their ratings were reckoned in)."""
     members = await members_of(session, club.id)
     seats, matches, ratings = ledger.SEATS, ledger.CLUB_MATCHES, ledger.RATINGS
     query = select(seats.c.finish, matches.c.finished_at, matches.c.played_at,
@@ -843,7 +853,7 @@ async def read_results(session: AsyncSession, club: ClubRecord,
         ratings, and_(ratings.c.club_id == seats.c.club_id, ratings.c.finish == seats.c.finish,
                       ratings.c.member_id == seats.c.member_id)).where(
         seats.c.club_id == club.id, seats.c.finish.is_not(None)).order_by(
-        seats.c.finish, seats.c.seat)
+        *ledger.ORDER, seats.c.finish, seats.c.seat)
     results = []
     for finish, at, played_at, location, match_id, game, member, rank, won, rounds, totals, \
             mu, sigma in await session.execute(query):

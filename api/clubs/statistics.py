@@ -1,5 +1,6 @@
-"""A member's statistics in one game, as a fold over their finished club matches in the order
-the matches finished.
+"""A member's statistics in one game, as a fold over their finished club matches in the club's
+order: by when they were played (``played_at``), then the order they finished
+(:data:`api.clubs.ledger.ORDER`), so that ``streak`` and ``last`` go by evening.
 
 The same :meth:`Statistics.add` updates the stored statistics when a match finishes and rebuilds
 them from the member's results after a correction, an undo or a merge, so both ways give the
@@ -102,7 +103,7 @@ class Statistics:
 
 
 def replayed(results: list[SeatResult], game: AnyGame) -> Statistics:
-    """The statistics of ``results`` (in the order the matches finished)."""
+    """The statistics of ``results`` (in the club's order)."""
     statistics = Statistics()
     for result in results:
         statistics.add(result, game.measures)

@@ -224,8 +224,9 @@ class TournamentController(Controller):
         sends only ``X-Device-Id``) is confirmed by a different ``X-Device-Id``."""
         # No request session: its write transaction would hold SQLite's write lock for the
         # whole request; the confirmation writes in a transaction of its own.
-        return await service.confirm_table(state.database, broker(request), tournament_id, number,
-                                           table, authorization(request),
+        return await service.confirm_table(state.database, broker(request),
+                                           state.tournament_host, tournament_id, number, table,
+                                           authorization(request),
                                            Sender(x_device_id, x_table_phone))
 
     @get("/{tournament_id:str}/standings", operation_id="tournamentStandings", raises=READ,

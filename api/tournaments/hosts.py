@@ -36,6 +36,11 @@ class HostedTournament(Protocol):
         at its seats) the host's, its members at their seats."""
         ...
 
+    async def finished(self, statements: Statements, tournament_id: str, at: datetime) -> None:
+        """The tournament has just finished (in this transaction): its result counts for the
+        host from now on."""
+        ...
+
 
 class TournamentHost(Protocol):
     """What a tournament can be played for."""

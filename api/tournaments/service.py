@@ -1015,9 +1015,9 @@ TOURNAMENT_FOR_FINISH = select(TOURNAMENTS.c.rounds, TOURNAMENTS.c.status,
     TOURNAMENTS.c.id == bindparam("tournament_key")).with_for_update()
 
 
-async def confirm_table(database: Database, broker: Broker, tournament_id: str, number: int,
-                        table_number: int, authorization: str | None,
-                        sender: Sender) -> s.Table:
+async def confirm_table(database: Database, broker: Broker, host: TournamentHost,
+                        tournament_id: str, number: int, table_number: int,
+                        authorization: str | None, sender: Sender) -> s.Table:
     """Confirm a table (see the module's rules). Like a write to a table's match it shares the
     tournament's row with the other tables (``FOR KEY SHARE``), locks its own table row and
     counts a write there (:mod:`api.tournaments.access`), in a few Core statements of one
@@ -1063,25 +1063,26 @@ async def confirm_table(database: Database, broker: Broker, tournament_id: str, 
                                            "written_at": at})
     if table.confirmed:
         # A confirmation sent again (its answer lost) also finishes what a crash left undone.
-        await _finish_if_complete(database, broker, tournament_id, number)
+        await _finish_if_complete(database, broker, host, tournament_id, number)
         return table_view(table)
     table.confirmed, table.confirmed_by = True, confirmer
-    version = await _finish_if_complete(database, broker, tournament_id, number)
+    version = await _finish_if_complete(database, broker, host, tournament_id, number)
     if version is not None:
         await broker.publish(events_channel(tournament_id),
                              Change(version, "table_confirmed", number))
     return table_view(table)
 
 
-async def _finish_if_complete(database: Database, broker: Broker, tournament_id: str,
-                              number: int) -> int | None:
+async def _finish_if_complete(database: Database, broker: Broker, host: TournamentHost,
+                              tournament_id: str, number: int) -> int | None:
     """After a confirmation's commit: when every table of the tournament's last round is
-    confirmed, the tournament is finished (its row locked, so that of two last confirmations
-    committed side by side, each of which saw the other's table open, one finishes it and the
-    other finds it finished). None if this call finished it (and published the change); else
-    the tournament's version, read after the commit together with the round's open tables:
-    this confirmation's version or a later one (others commit beside it), so the last to
-    commit tells every follower the latest."""
+    confirmed, the tournament is finished and its host told in the same transaction
+    (:meth:`api.tournaments.hosts.HostedTournament.finished`; its row locked, so that of two
+    last confirmations committed side by side, each of which saw the other's table open, one
+    finishes it and the other finds it finished). None if this call finished it (and
+    published the change); else the tournament's version, read after the commit together with
+    the round's open tables: this confirmation's version or a later one (others commit beside
+    it), so the last to commit tells every follower the latest."""
     params = {"tournament_key": tournament_id, "round_number": number}
     found = await database.read_one(VERSION_AND_UNCONFIRMED, params)
     assert found is not None  # a table's tournament is a foreign key
@@ -1095,9 +1096,13 @@ async def _finish_if_complete(database: Database, broker: Broker, tournament_id:
         still_open = await statements.one(UNCONFIRMED, params)
         if number != rounds or status == "finished" or still_open is None or still_open[0]:
             return int(read_version)
+        at = now()
         await statements.run(UPDATE_TOURNAMENT, {
             "tournament_key": tournament_id, "status": "finished", "version": own_version + 1,
-            "updated_at": now()})
+            "updated_at": at})
+        hosted = await host.of(statements, tournament_id)
+        if hosted is not None:
+            await hosted.finished(statements, tournament_id, at)
         # Under the lock no table's write runs: the version this commit makes.
         version = await tournament_version(statements.one, tournament_id)
     await broker.publish(events_channel(tournament_id), Change(version, "table_confirmed", number))

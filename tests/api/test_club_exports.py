@@ -6,8 +6,10 @@ from __future__ import annotations
 import secrets
 import shutil
 from collections.abc import AsyncIterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from litestar.testing import AsyncTestClient
@@ -191,3 +193,38 @@ async def test_a_match_id_comes_out_of_the_club_csv_unaltered(
     results = table(await client.get(f"{club.url}/export", headers=club.auth))
     assert [row["Match"] for row in results] == [played[0]["id"]] * 2 + [played[1]["id"]] * 2
     assert not any(row["Match"].startswith(("-", "'")) for row in results)
+
+
+async def test_the_results_export_says_when_on_which_evening_and_where_each_match_was_played(
+        client: Client) -> None:
+    """*Played on*, *evening* and *place* in the CSV (English and German headings) and the JSON
+    export: a sheet played at 00:30 in Zurich is on the new date; a match without a place has
+    an empty cell and ``null``; rows go by evening, the late sheet first."""
+    club = await new_club(client)
+    today = await club.start(["Ann", "Bea"])
+    assert (await club.record(today, tschau_round([0, 3]))).status_code == 201
+    late = await club.start(["Cem", "Ann"], played_at="2026-11-20T23:30:00Z", location="Rössli")
+    assert (await club.record(late, tschau_round([0, 6]))).status_code == 201
+    exported = (await client.get(f"{club.url}/export", params={"format": "json"},
+                                 headers=club.auth)).json()["results"]
+    assert [(r["match"], r["name"], r["played_at"], r["evening"], r["location"])
+            for r in exported][:3] == [
+        (late["id"], "Cem", "2026-11-20T23:30:00Z", "2026-11-21", "Rössli"),
+        (late["id"], "Ann", "2026-11-20T23:30:00Z", "2026-11-21", "Rössli"),
+        (today["id"], "Ann", exported[2]["played_at"], exported[2]["evening"], None)]
+    played_today = datetime.fromisoformat(exported[2]["played_at"])
+    assert exported[2]["evening"] == played_today.astimezone(
+        ZoneInfo("Europe/Zurich")).date().isoformat()
+    rows = table(await client.get(f"{club.url}/export", headers=club.auth))
+    assert [(r["No."], r["Played on"], r["Evening"], r["Place"]) for r in rows] == [
+        ("2", "2026-11-20T23:30:00+00:00", "2026-11-21", "Rössli"),
+        ("2", "2026-11-20T23:30:00+00:00", "2026-11-21", "Rössli"),
+        ("1", played_today.isoformat(), exported[2]["evening"], ""),
+        ("1", played_today.isoformat(), exported[2]["evening"], "")]
+    german = table(await client.get(f"{club.url}/export", headers={
+        **club.auth, "Accept-Language": "de"}))
+    assert (german[0]["Gespielt am"], german[0]["Abend"], german[0]["Ort"]) == (
+        "2026-11-20T23:30:00+00:00", "2026-11-21", "Rössli")
+    await client.patch(club.url, json={"time_zone": "UTC"}, headers=club.auth)
+    utc_rows = table(await client.get(f"{club.url}/export", headers=club.auth))
+    assert utc_rows[0]["Evening"] == "2026-11-20"

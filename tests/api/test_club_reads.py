@@ -3,16 +3,19 @@ as the loop answers them."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from litestar.testing import AsyncTestClient
 
 from api.clubs import reads
 from api.clubs.reads import ClubAnswers
-from tests.api.clubs import Club, new_club
+from tests.api.clubs import MATCHES, Club, bearer, new_club, tschau_round
 from tests.api.test_club_exports import eventful_club
 from tests.api.test_club_import import without_export_times
+from tests.api.test_seasons import club_tournament, evening, season, sheet, table
 
 Client = AsyncTestClient  # type: ignore[type-arg]
 
@@ -79,3 +82,42 @@ async def test_what_a_club_version_decides_is_computed_once(
     assert await club.get("/statistics") != first
     assert computed[-1] == "statistics"
     assert len(computed) == 5
+
+
+async def test_a_seasons_standings_are_kept_per_club_version_and_move_with_it(
+        client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second read of the same standings is the kept answer; a correction, a late sheet and
+    a club tournament's last confirmation each make a new club version, and the standings
+    read after them are counted afresh at once."""
+    club = await new_club(client)
+    first = await sheet(club, ["Ann", "Bea"], [0, 3], evening("05"))
+    season_id = await season(club)
+    counted: list[int] = []
+    original = reads.READS["season_standings"]
+
+    async def counting(*args: Any) -> Any:
+        counted.append(1)
+        return await original(*args)
+
+    monkeypatch.setitem(reads.READS, "season_standings", counting)
+    before = await table(club, season_id)
+    assert await table(club, season_id) == before
+    assert len(counted) == 1
+    assert [row[:3] for row in before] == [("Ann", 1, "1.00"), ("Bea", 2, "0.00")]
+    corrected = await client.put(f"{MATCHES}/{first['id']}/rounds/1",
+                                 json=tschau_round([4, 0]), headers=bearer(first["token"]))
+    assert corrected.status_code == 200, corrected.text
+    assert [row[:3] for row in await table(club, season_id)] == [
+        ("Bea", 1, "1.00"), ("Ann", 2, "0.00")]
+    assert len(counted) == 2
+    await sheet(club, ["Cem", "Bea"], [0, 3], evening("02"))  # typed in later
+    assert {row[0]: row[2] for row in await table(club, season_id)} == {
+        "Bea": "1.00", "Cem": "1.00", "Ann": "0.00"}
+    assert len(counted) == 3
+    today = datetime.now(ZoneInfo("Europe/Zurich")).date().isoformat()
+    tonight = await season(club, **{"from": today, "to": today})
+    _id, organiser, confirm = await club_tournament(client, club)
+    assert await table(club, tonight) == []
+    assert (await client.post(confirm, headers=organiser)).status_code == 200
+    assert [row[:3] for row in await table(club, tonight)] == [
+        ("Ann", 1, "5.00"), ("Bea", 2, "3.00"), ("Cem", 3, "2.00"), ("Dan", 4, "1.00")]

@@ -1,13 +1,15 @@
 """Statistics and ratings kept incrementally equal a recomputation from scratch, whatever a club
 does: a Hypothesis state machine starts club matches, records, corrects and undoes rounds,
 renames and merges members, and after every step recomputes every member's statistics and
-openskill rating from the finished matches alone (as the API shows them, in the order they
-finished) and compares them with what the club answers."""
+openskill rating from the finished matches alone (as the API shows them, in the club's order:
+by when they were played, then the order they finished; some matches are late sheets, played
+days before they are typed in) and compares them with what the club answers."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -60,11 +62,13 @@ class ClubHistory(RuleBasedStateMachine):
 
     @rule(names=st.lists(spellings, min_size=2, max_size=4,
                          unique_by=lambda name: name.strip().casefold()),
-          games=st.integers(1, 2))
-    def start(self, names: list[str], games: int) -> None:
+          games=st.integers(1, 2), days_ago=st.sampled_from([None, 1, 3]))
+    def start(self, names: list[str], games: int, days_ago: int | None) -> None:
+        played = {} if days_ago is None else {
+            "played_at": (datetime.now(UTC) - timedelta(days=days_ago)).isoformat()}
         response = self._answer(self.client.post("/api/v1/matches", headers=self.auth, json={
             "game": "tschau-sepp", "players": names, "options": {"games": games},
-            "club": self.club_id}), 201, 422)  # 422: two spellings merged into one member
+            "club": self.club_id, **played}), 201, 422)  # 422: two spellings merged into one member
         if response.status_code == 422:
             assert response.json()["errors"][0]["code"] == "same_member_twice"
             return
@@ -143,7 +147,7 @@ def recomputed(client: TestClient[Any], url: str, auth: dict[str, str]) -> dict[
     """Every member's statistics and rating from the finished matches alone."""
     history = client.get(f"{url}/history", params={"limit": 200}, headers=auth).json()
     finished = sorted((e for e in history["entries"] if e["finish"] is not None),
-                      key=lambda e: e["finish"])
+                      key=lambda e: (datetime.fromisoformat(e["played_at"]), e["finish"]))
     model = PlackettLuce()
     ratings: dict[int, Any] = {}
     rated: dict[int, int] = defaultdict(int)

@@ -208,11 +208,12 @@ async def test_a_correction_rerates_from_that_match_on_and_an_undo_takes_it_out(
         assert members[name]["games"]["tschau-sepp"]["rating"]["sigma"] == rating.sigma
     assert members["Ann"]["games"]["tschau-sepp"]["played"] == 1
     assert (await club.get())["finished_matches"] == 2
-    # Finished again, it is the club's latest match now.
+    # Finished again, it is the club's latest to finish, and still the first one played: it is
+    # rated first, before the two played after it.
     again = await club.record(first, tschau_round([0, 3, 6]))
     assert again.status_code == 201
-    expected = expected_ratings([(["Ann", "Bea"], [1, 2]), (["Bea", "Cem"], [1, 2]),
-                                 (["Ann", "Bea", "Cem"], [1, 2, 3])])
+    expected = expected_ratings([(["Ann", "Bea", "Cem"], [1, 2, 3]), (["Ann", "Bea"], [1, 2]),
+                                 (["Bea", "Cem"], [1, 2])])
     members = await club.members()
     for name, rating in expected.items():
         assert members[name]["games"]["tschau-sepp"]["rating"]["mu"] == rating.mu
@@ -303,12 +304,12 @@ async def test_head_to_head_counts_who_finished_ahead_per_game(client: Client) -
         "player": 1, "opponent": 99}, headers=club.auth), 404)
 
 
-async def test_statistics_over_a_date_range_count_the_matches_finished_in_it(
+async def test_statistics_over_a_date_range_count_the_matches_played_in_it(
         client: Client) -> None:
     club = await new_club(client)
     await club.play(["Ann", "Bea"], [0, 3])
     await club.play(["Ann", "Bea"], [3, 0])
-    second = (await club.get("/history"))["entries"][0]["finished_at"]
+    second = (await club.get("/history"))["entries"][0]["played_at"]
     rows = await club.get("/statistics", since=second)
     assert {(r["name"], r["played"], r["won"]) for r in rows} == {("Ann", 1, 0), ("Bea", 1, 1)}
     assert all(r["rating"] is None for r in rows)

@@ -1,11 +1,13 @@
 """A member's own data on SQLite and PostgreSQL (GDPR articles 15 and 17): everything the club
 holds about one member exported, and a member forgotten: after it no answer about the club, its
-matches and tournaments, no export and no backup holds the old name or spelling, while
-everybody else's results, ratings and seasons are what they were."""
+matches and tournaments (the Kasse, its settlement and payments, a tournament's paper sheets,
+table tokens and clock among them), no export, no backup and no event stream holds the old name
+or spelling, while everybody else's results, ratings and seasons are what they were."""
 
 from __future__ import annotations
 
 import json
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -13,8 +15,12 @@ import httpx
 import pytest
 from litestar.testing import AsyncTestClient
 
+from api.clubs.ledger import events_channel as club_channel
 from api.server import backup, cli
 from api.server.settings import Settings
+from api.shared.live import Broker, Subscription
+from api.shared.requests import change_events
+from api.tournaments.access import events_channel as tournament_channel
 from tests.api.clubs import CLUBS, MATCHES, TOURNAMENTS, Club, bearer, new_club, tschau_round
 from tests.conftest import problem
 
@@ -23,6 +29,8 @@ NAME = "Quirinus Obermaier"
 ALIAS = "Quiri Obermaier"
 OLD = (NAME.casefold(), ALIAS.casefold(), "quirinus", "obermaier")
 SEASON = {"name": "Herbst", "from": "2026-11-01", "to": "2026-11-30"}
+NOVEMBER = "from=2026-11-01&to=2026-11-30"
+STAKES = {"currency": "CHF", "per_point": "0.05", "per_match_lost": "0.50"}
 
 
 async def played(club: Club, players: list[str], penalties: list[int], day: str,
@@ -136,6 +144,8 @@ async def everything(client: Client, club: Club, matches: list[dict[str, Any]],
              f"/history?player={quirinus}", "/export?format=csv",
              "/export?format=csv&table=statistics", "/export?format=json", "/backup",
              "/seasons", "/seasons/1/standings", "/seasons/1/standings?format=csv", "/audit",
+             "/payments", "/kasse", "/kasse?format=csv", f"/settlement?{NOVEMBER}",
+             f"/settlement?{NOVEMBER}&format=csv", "/pads",
              f"/players/{quirinus}/data", *[f"/players/{m}" for m in members],
              *[f"/head-to-head?player={quirinus}&opponent={m}" for m in members
                if m != quirinus]]
@@ -158,15 +168,54 @@ async def everything(client: Client, club: Club, matches: list[dict[str, Any]],
                 match["players"])]), headers={**bearer(match["token"]), "Idempotency-Key": key})
     organiser = bearer(tournament["token"])
     for path in ("", "/standings", "/players/2", "/export?format=csv",
-                 "/export?format=html", "/export?format=json", "/backup"):
+                 "/export?format=html", "/export?format=json", "/backup", "/rounds/1/paper",
+                 "/rounds/1/tokens", "/clock"):
         answers[f"tournament{path}"] = await client.get(
             f"{TOURNAMENTS}/{tournament['id']}{path}", headers=organiser)
     return answers
 
 
+async def for_money(club: Club, quirinus: int) -> None:
+    """A match played for money on the 6th, and payments whose free text names Quirinus."""
+    match = await club.start([NAME, "Dan"], played_at="2026-11-06T20:00:00+01:00",
+                             stakes=STAKES)
+    recorded = await club.record(match, tschau_round([6, 0]))
+    assert recorded.status_code == 201, recorded.text
+    for recorded_by, note in ((NAME, "Abend"), ("Kassierin Vreni", f"Schulden von {ALIAS}")):
+        paid = await club.client.post(f"{club.url}/payments", headers=club.auth, json={
+            "player": quirinus, "amount": "0.50", "currency": "CHF", "note": note,
+            "recorded_by": recorded_by})
+        assert paid.status_code == 201, paid.text
+
+
+def channels(club: Club, matches: set[str], tournament: dict[str, Any]) -> list[str]:
+    return [club_channel(club.id), *sorted(matches), tournament_channel(tournament["id"])]
+
+
+async def streams_said(broker: Broker, keys: list[str],
+                       subscriptions: list[Subscription]) -> dict[str, bytes]:
+    """What each event stream sends: the changes its subscription heard (while the member was
+    forgotten), and a new stream's opening, byte for byte as it is written."""
+    said: dict[str, bytes] = {}
+    for key, subscription in zip(keys, subscriptions, strict=True):
+        heard = b""
+        while (change := await subscription.next(0.05)) is not None:
+            heard += f"{change.version} {change.action} {change.round}".encode()
+
+        async def version() -> int:
+            return 1
+
+        opening = change_events(broker, key, version)
+        heard += (await anext(opening)).encode() + (await anext(opening)).encode()
+        await opening.aclose()
+        said[key] = heard
+    return said
+
+
 async def test_a_forgotten_member_is_named_nowhere_and_everybody_elses_results_stay(
         client: Client) -> None:
     club, matches, tournament, quirinus = await a_club_with_quirinus(client)
+    await for_money(club, quirinus)
     members = [m["id"] for m in await club.get("/players")]
     before = await everything(client, club, matches, tournament, quirinus, members)
     assert all(answer.status_code in (200, 201) for answer in before.values()), [
@@ -180,10 +229,20 @@ async def test_a_forgotten_member_is_named_nowhere_and_everybody_elses_results_s
     problem(await client.post(url, headers=bearer(club.view_token)), 403)
     ladder = {r["name"]: r for r in await club.get("/ratings", game="tschau-sepp")}
     standings = {r["name"]: r for r in await club.get("/seasons/1/standings")}
-    forgotten = await client.post(url, headers={**club.auth, "Accept-Language": "de"})
-    assert forgotten.status_code == 200, forgotten.text
+    broker: Broker = client.app.state.broker
+    keys = channels(club, {k.split(" ")[1] for k in before if k.startswith("match ")},
+                    tournament)
+    async with AsyncExitStack() as stack:
+        subscriptions = [await stack.enter_async_context(broker.subscribe(key)) for key in keys]
+        forgotten = await client.post(url, headers={**club.auth, "Accept-Language": "de"})
+        assert forgotten.status_code == 200, forgotten.text
+        streams = await streams_said(broker, keys, subscriptions)
     assert forgotten.json()["name"] == f"Ehemaliges Mitglied {quirinus}"
     assert forgotten.json()["member"] == quirinus
+    assert b"member_forgotten" in streams[club_channel(club.id)]
+    assert all(b"current" in said for said in streams.values())
+    assert not [(key, said) for key, said in streams.items()
+                if [old for old in OLD if old.encode() in said.lower()]]
 
     after = await everything(client, club, matches, tournament, quirinus, members)
     assert after.keys() == before.keys()
@@ -193,6 +252,9 @@ async def test_a_forgotten_member_is_named_nowhere_and_everybody_elses_results_s
             name, answer.status_code, answer.text)
         text = answer.content.decode("utf-8").casefold()
         assert not [old for old in OLD if old in text], (name, answer.text[:400])
+    payments = (await client.get(f"{club.url}/payments", headers=club.auth)).json()
+    assert {(p["recorded_by"], p["note"]) for p in payments} == {
+        (f"#{quirinus}", "Abend"), ("Kassierin Vreni", f"Schulden von #{quirinus}")}
 
     # Everybody else is where they were: ratings and season points and ranks (the ladder
     # lists members only, so its ranks close up where the forgotten member stood).
@@ -316,3 +378,24 @@ async def test_the_export_holds_the_members_payments_and_not_who_recorded_them(
     assert [(p["amount"], p["player"]) for p in data["payments"]] == [
         ("5.00", quirinus), ("-1.50", quirinus)]
     assert "Vreni" not in json.dumps(data)
+
+
+async def test_forgetting_replaces_the_name_only_as_a_whole_word_in_payments(
+        client: Client) -> None:
+    """A payment's free text loses the member's name and aliases as whole words, whatever the
+    case; a longer word that only begins with it, or a nickname, cannot be told from another
+    word and stays (the README says so)."""
+    club = await new_club(client)
+    await played(club, ["Jo", "Ann"], [0, 3], "03")
+    notes = ["Bier für JO und Ann", "Jonas zahlt, Jo nicht", "Jo", "für Jo-Jo"]
+    for note in notes:
+        paid = await client.post(f"{club.url}/payments", headers=club.auth, json={
+            "player": 2, "amount": "1.00", "currency": "CHF", "note": note,
+            "recorded_by": "jo"})
+        assert paid.status_code == 201, paid.text
+    forgotten = await client.post(f"{club.url}/players/1/forget", headers=club.auth)
+    assert forgotten.status_code == 200, forgotten.text
+    payments = (await client.get(f"{club.url}/payments", headers=club.auth)).json()
+    assert sorted((p["note"], p["recorded_by"]) for p in payments) == sorted([
+        ("Bier für #1 und Ann", "#1"), ("Jonas zahlt, #1 nicht", "#1"), ("#1", "#1"),
+        ("für #1-#1", "#1")])

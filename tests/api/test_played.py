@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from litestar.testing import AsyncTestClient
+from openskill.models import PlackettLuce
 
 from tests.api.clubs import CLUBS, MATCHES, bearer, new_club, tschau_round
 from tests.conftest import problem
@@ -260,3 +261,38 @@ async def test_adding_members_needs_the_club_token(client: Client) -> None:
     problem(await client.post(f"{CLUBS}/nosuchclub/players", headers=club.auth,
                               json={"names": ["Ann"]}), 404)
     assert await club.members() == {}
+
+
+async def test_a_sheet_typed_in_later_is_counted_and_rated_on_its_evening(
+        client: Client) -> None:
+    """Ann beats Bea on the 27th; the sheet of the 20th (Bea beat Ann) is typed in after it.
+    Ratings, streaks, last places, the rating history, the statistics' dates and the results
+    export all go by evening: as if the 20th had been typed in first."""
+    club = await new_club(client)
+    later = await _played(club, ["Ann", "Bea"], "2026-11-27T20:00:00Z")
+    earlier = await _played(club, ["Bea", "Ann"], "2026-11-20T20:00:00Z")
+    model = PlackettLuce()
+    ann, bea = model.rating(), model.rating()
+    [[bea], [ann]] = model.rate([[bea], [ann]], ranks=[1, 2])  # the 20th
+    [[ann], [bea]] = model.rate([[ann], [bea]], ranks=[1, 2])  # the 27th
+    members = await club.members()
+    shown = members["Ann"]["games"]["tschau-sepp"]
+    assert (shown["rating"]["mu"], shown["rating"]["sigma"]) == (ann.mu, ann.sigma)
+    assert members["Bea"]["games"]["tschau-sepp"]["rating"]["mu"] == bea.mu
+    assert shown["streak"] == 1  # won on the 27th, the latest evening
+    assert [last["match"] for last in shown["last"]] == [later["id"], earlier["id"]]
+    history = await club.get("/ratings/history", game="tschau-sepp", player=1)
+    assert [(p["match"], p["played_at"][:10]) for p in history[0]["points"]] == [
+        (earlier["id"], "2026-11-20"), (later["id"], "2026-11-27")]
+    assert history[0]["points"][-1]["mu"] == ann.mu
+    week = await club.get("/statistics", since="2026-11-26T00:00:00Z",
+                          until="2026-11-28T00:00:00Z")
+    assert {(row["name"], row["won"]) for row in week} == {("Ann", 1), ("Bea", 0)}
+    exported = await club.get("/export", format="json")
+    assert [(r["match"], r["finish"], r["evening"]) for r in exported["results"]][::2] == [
+        (earlier["id"], 2, "2026-11-20"), (later["id"], 1, "2026-11-27")]
+    undone = await client.delete(f"{MATCHES}/{earlier['id']}/rounds/1",
+                                 headers=bearer(earlier["token"]))
+    assert undone.status_code == 204
+    [[alone], _] = model.rate([[model.rating()], [model.rating()]], ranks=[1, 2])
+    assert (await club.members())["Ann"]["games"]["tschau-sepp"]["rating"]["mu"] == alone.mu

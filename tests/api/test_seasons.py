@@ -4,6 +4,8 @@ member's best evenings, shared ranks; corrections and late sheets count at once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any, TypeAlias
@@ -13,6 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.testing import AsyncTestClient
 
+from api.matches import service as matches_service
+from api.tournaments import service as tournaments_service
 from tests.api.clubs import CLUBS, MATCHES, TOURNAMENTS, Club, bearer, new_club, tschau_round
 from tests.conftest import problem
 
@@ -138,8 +142,11 @@ async def test_members_equal_in_points_best_evening_and_evenings_share_a_rank(
         ("Dan", 4, "1.00", 2)]
 
 
-async def test_a_club_tournament_counts_through_its_points_only(client: Client) -> None:
-    club = await new_club(client)
+async def club_tournament(client: Client, club: Club, before_table: Callable[[], None] = (
+        lambda: None)) -> tuple[str, dict[str, str], str]:
+    """A one-round club tournament of four (5, 3, 2, 1 points) whose only table Ann won, then
+    Bea, Cem, Dan (``before_table`` called before its round is entered): its id, the
+    organiser's token and the table's confirmation path, not yet confirmed."""
     body = {"name": "Clubmeisterschaft", "game": "tschau-sepp", "options": {"games": 1},
             "rounds": 1, "table_size": 4, "seating": "random", "seed": 3, "club": club.id,
             "points": {"per_place": {"4": [5, 3, 2, 1]}}}
@@ -156,20 +163,55 @@ async def test_a_club_tournament_counts_through_its_points_only(client: Client) 
         f"{TOURNAMENTS}/{tournament_id}")).json()["players"]]
     penalties = [{"Ann": 0, "Bea": 3, "Cem": 4, "Dan": 6}[names[player - 1]]
                  for player in seated["players"]]
+    before_table()
     entered = await client.post(f"{MATCHES}/{seated['match_id']}/rounds",
                                 json=tschau_round(penalties),
                                 headers=bearer(seated["table_token"]))
     assert entered.status_code == 201, entered.text
+    return tournament_id, organiser, f"{TOURNAMENTS}/{tournament_id}/rounds/1/tables/1/confirm"
+
+
+async def test_a_club_tournament_counts_through_its_points_only(client: Client) -> None:
+    club = await new_club(client)
+    _id, organiser, confirm = await club_tournament(client, club)
     today = await club.client.get(f"{club.url}/history", headers=club.auth)
     day = today.json()["entries"][0]["evening"]
     season_id = await season(club, **{"from": day, "to": day})
     assert await table(club, season_id) == []  # a table finished, the tournament not yet
-    confirmed = await client.post(
-        f"{TOURNAMENTS}/{tournament_id}/rounds/1/tables/1/confirm", headers=organiser)
+    confirmed = await client.post(confirm, headers=organiser)
     assert confirmed.status_code == 200, confirmed.text
     assert [row[:4] for row in await table(club, season_id)] == [
         ("Ann", 1, "5.00", 1), ("Bea", 2, "3.00", 1), ("Cem", 3, "2.00", 1),
         ("Dan", 4, "1.00", 1)]
+
+
+async def test_a_tournament_begun_one_evening_and_finished_after_midnight_is_the_next(
+        client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Created at 22:30 in Zurich on the 20th, its last table finished at 00:20 on the 21st:
+    the club's history, its dates and the seasons put it on the 21st, as the contract says
+    (by when it finished), not on the evening it was created."""
+    clock = [datetime(2026, 11, 20, 21, 30, tzinfo=UTC)]  # 22:30 in Zurich
+    monkeypatch.setattr(matches_service, "now", lambda: clock[0])
+    monkeypatch.setattr(tournaments_service, "now", lambda: clock[0])
+    club = await new_club(client)
+    match = await sheet(club, ["Eva", "Fay"], [0, 3], evening("20", 21))
+
+    def after_midnight() -> None:
+        clock[0] = datetime(2026, 11, 20, 23, 20, tzinfo=UTC)  # 00:20 on the 21st in Zurich
+
+    tournament_id, organiser, confirm = await club_tournament(client, club, after_midnight)
+    assert (await client.post(confirm, headers=organiser)).status_code == 200
+    entries = {e["id"]: e for e in (await club.get("/history"))["entries"]}
+    assert entries[match["id"]]["evening"] == "2026-11-20"
+    assert entries[tournament_id]["evening"] == "2026-11-21"
+    assert entries[tournament_id]["played_at"] == "2026-11-20T23:20:00Z"
+    assert [e["id"] for e in (await club.get("/history", since="2026-11-20T23:00:00Z"))[
+        "entries"]] == [tournament_id]
+    the_20th = await season(club, **{"from": "2026-11-20", "to": "2026-11-20"})
+    the_21st = await season(club, **{"from": "2026-11-21", "to": "2026-11-21"})
+    assert [row[0] for row in await table(club, the_20th)] == ["Eva", "Fay"]
+    assert [row[:3] for row in await table(club, the_21st)] == [
+        ("Ann", 1, "5.00"), ("Bea", 2, "3.00"), ("Cem", 3, "2.00"), ("Dan", 4, "1.00")]
 
 
 async def test_the_view_token_reads_seasons_and_cannot_make_one(client: Client) -> None:
