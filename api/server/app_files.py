@@ -76,8 +76,8 @@ REVALIDATE = "no-cache"
 # first use without anyone listing it. A module a table screen imports when it loads must be
 # installed too (tests/api/test_delivery.py checks that every installed module's imports are).
 AT_INSTALL = (
-    # New match picks a club's players from its members (pick.js sorts them as members.js does).
-    "js/clubs/api.js", "js/clubs/common.js", "js/clubs/pick.js", "js/clubs/members.js",
+    # New match picks a club's players from its members, as the club's lists order them.
+    "js/clubs/api.js", "js/clubs/common.js", "js/clubs/pick.js",
     # A table's phone: its rounds, confirmation and the round clock over its sheet; a player's
     # phone: their own view with the clock, and the check-in screen its scan opens.
     "js/tournaments/phone.js", "js/tournaments/confirm.js", "js/tournaments/player.js",

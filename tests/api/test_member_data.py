@@ -205,7 +205,7 @@ async def streams_said(broker: Broker, keys: list[str],
         async def version() -> int:
             return 1
 
-        opening = change_events(broker, key, version)
+        opening = change_events(broker, key, version, ping=60)  # read before any ping
         heard += (await anext(opening)).encode() + (await anext(opening)).encode()
         await opening.aclose()
         said[key] = heard

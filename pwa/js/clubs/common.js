@@ -9,6 +9,9 @@ import { problemText } from '../match-view.js';
 import { clubTokens, rememberClub, storeTokens, tokensFor } from '../store.js';
 import { getClub } from './api.js';
 
+/** Members as the club's lists show them: who played most first, then by name. */
+export const byPlayed = (members) => [...members].sort((a, b) => b.played - a.played || a.name.localeCompare(b.name));
+
 export const clubRoute = (id, rest = '') => `#/c/${encodeURIComponent(id)}${rest}`;
 
 /** The club as the API reads it for this phone; `canWrite` when the phone holds the club token. */

@@ -6,8 +6,7 @@ import { h, replace } from '../dom.js';
 import { day, t } from '../i18n.js';
 import { gameName } from '../match-view.js';
 import { history } from './api.js';
-import { clubError, clubHeader, entryLink, followClub, loadClub } from './common.js';
-import { byPlayed } from './members.js';
+import { byPlayed, clubError, clubHeader, entryLink, followClub, loadClub } from './common.js';
 
 const PAGE = 20;
 

@@ -10,9 +10,8 @@ import { gameName, problemText } from '../match-view.js';
 import { go } from '../router.js';
 import { clubTokens } from '../store.js';
 import { forgetMember, headToHead, memberStatistics } from './api.js';
-import { clubError, clubHeader, clubRoute, followClub, loadClub, percent, rating } from './common.js';
+import { byPlayed, clubError, clubHeader, clubRoute, followClub, loadClub, percent, rating } from './common.js';
 import { historyEntry } from './history.js';
-import { byPlayed } from './members.js';
 
 const measure = (value) => (value == null ? '–' : number(value, { maximumFractionDigits: 2 }));
 

@@ -13,9 +13,7 @@ import { clearErrors, showErrors } from '../form.js';
 import { t } from '../i18n.js';
 import { problemText } from '../match-view.js';
 import { addMembers, changeClub, mergeMember, removeMember, renameMember } from './api.js';
-import { clubError, clubHeader, clubRoute, followClub, loadClub } from './common.js';
-
-export const byPlayed = (members) => [...members].sort((a, b) => b.played - a.played || a.name.localeCompare(b.name));
+import { byPlayed, clubError, clubHeader, clubRoute, followClub, loadClub } from './common.js';
 
 function editor(view, member, done) {
   const { club } = view;

@@ -3,7 +3,7 @@
 // typed: a new name becomes a member when the match starts.
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
-import { byPlayed } from './members.js';
+import { byPlayed } from './common.js';
 
 /** The API's own comparison of names: case and surrounding spaces ignored. */
 export const sameName = (a, b) => a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();
