@@ -63,6 +63,18 @@ def check_in_all(server: Server, tournament: dict[str, Any], names: list[str]) -
                     {"code": tournament["check_in_code"], "name": name})
 
 
+def ann_checks_in_and_is_seated(page: Any, server: Server,
+                                tournament: dict[str, Any]) -> dict[str, Any]:
+    """Ann checks in on the open check-in screen, the others by their phones, and round 1
+    starts: Ann's table as the round's start answers it."""
+    page.fill("#ci-name", "Ann")
+    page.click("#ci-send")
+    expect(page.locator("#no-table")).to_be_visible()
+    check_in_all(server, tournament, OTHERS)
+    started = server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
+    return next(t for t in started["tables"] if 1 in t["players"])
+
+
 def test_a_player_checks_in_by_the_code_and_sees_the_table_live_with_the_clock(
         phone: Phone, server: Server) -> None:
     tournament = new_tournament(server, private=True)
@@ -198,12 +210,7 @@ def test_a_checked_in_players_phone_shows_the_tables_result_and_place_once_confi
     tournament = new_tournament(server)
     page = phone.page
     phone.open(f"#/t/{tournament['id']}/check-in?code={tournament['check_in_code']}")
-    page.fill("#ci-name", "Ann")
-    page.click("#ci-send")
-    expect(page.locator("#no-table")).to_be_visible()
-    check_in_all(server, tournament, OTHERS)
-    started = server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
-    table = next(t for t in started["tables"] if 1 in t["players"])
+    table = ann_checks_in_and_is_seated(page, server, tournament)
     seat = table["players"].index(1)
     expect(page.locator("#your-table")).to_be_visible(timeout=15000)
     # The table enters its game, Ann out first: entered, not confirmed, nothing of it shows.
@@ -400,12 +407,7 @@ def test_check_in_the_table_and_time_read_in_the_phones_language(
         phone.open(f"#/t/{tournament['id']}/check-in?code={tournament['check_in_code']}")
         expect(page.locator("#ci-send")).to_have_text(words(lang, "ci.send"))
         assert english_on_screen(page, lang) == []
-        page.fill("#ci-name", "Ann")
-        page.click("#ci-send")
-        expect(page.locator("#no-table")).to_be_visible()
-        check_in_all(server, tournament, OTHERS)
-        started = server.post(f"{T}/{tournament['id']}/rounds", {}, tournament["token"])
-        table = next(t for t in started["tables"] if 1 in t["players"])
+        table = ann_checks_in_and_is_seated(page, server, tournament)
         expect(page.locator("#your-table")).to_have_text(words(
             lang, "ci.your_table", table=table["table"], seat=table["players"].index(1) + 1),
             timeout=15000)
