@@ -165,7 +165,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         ClubController]
     if settings.pwa_dir.is_dir():
         route_handlers += pwa_routes(settings.pwa_dir, CONTENT_SECURITY_POLICY)
-    app = Litestar(
+    app = openapi.DocumentedApp(
         route_handlers=route_handlers,
         dependencies={"session": Provide(provide_session), "words": WORDS_DEPENDENCY},
         state=State({"database": database, "folds": RecentFolds(), "broker": broker,
@@ -196,6 +196,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
             )}),
         ),
     )
-    openapi.complete(app)
     app.asgi_handler = Boundary(app.asgi_handler, allowed_methods(app))
     return app
