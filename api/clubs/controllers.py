@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 from litestar import Controller, Request, Response, delete, get, patch, post
 from litestar.datastructures import ResponseHeader, State
 from litestar.enums import MediaType
-from litestar.exceptions import HTTPException
+from litestar.exceptions import HTTPException, ValidationException
 from litestar.params import JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent
 
@@ -61,6 +61,19 @@ Since = Annotated[datetime | None, QueryParameter(
     description="From this moment on (inclusive, RFC 3339: 2026-01-01T00:00:00Z)")]
 Until = Annotated[datetime | None, QueryParameter(
     description="Before this moment (exclusive, RFC 3339)")]
+
+
+
+def moments_as_written(request: Request[Any, Any, Any]) -> None:
+    """``since`` and ``until`` as RFC 3339 text only: the query's reader takes a bare number for
+    a Unix timestamp (``until=0`` was 1970), which the contract does not offer; such a number is
+    refused (400 at the parameter) as any other text that names no moment."""
+    for name in ("since", "until"):
+        value = request.query_params.get(name)
+        if value is not None and value.strip().lstrip("+-").replace(".", "", 1).isdigit():
+            raise ValidationException(extra=[{
+                "key": name, "message": "Invalid RFC3339 encoded datetime", "source": "query"}])
+
 
 Format = Annotated[Literal["json", "csv"], QueryParameter(
     name="format", description="json, or csv for a spreadsheet")]
@@ -219,6 +232,7 @@ class ClubController(Controller):
                          club_id: ClubId, game: OptionalGame = None, since: Since = None,
                          until: Until = None) -> Response[list[s.StatisticsRow]]:
         """Statistics per member and game, all time or over the matches played in a range."""
+        moments_as_written(request)
         return await answers(request).read(session, "statistics", club_id,
                                            authorization(request), game, since, until)
 
@@ -233,6 +247,7 @@ class ClubController(Controller):
         offset: Annotated[int, QueryParameter(ge=0, le=1_000_000)] = 0,
     ) -> Response[s.ClubHistory]:
         """The club's matches and tournaments, newest first, one page at a time."""
+        moments_as_written(request)
         return await answers(request).read(session, "history", club_id, authorization(request),
                                            game, player, since, until, limit, offset,
                                            choice_of(request.scope))

@@ -285,6 +285,18 @@ async def test_history_is_newest_first_filtered_and_paged(client: Client) -> Non
     assert ids == [first["id"]]
 
 
+@pytest.mark.parametrize("where", ["/history", "/statistics"])
+@pytest.mark.parametrize("given", ["0", "1767222000", "-1.5"])
+async def test_a_range_bound_is_a_moment_in_words_never_a_bare_number(
+        client: Client, where: str, given: str) -> None:
+    """A number was read as a Unix timestamp (``until=0``: 1970) and answered 200."""
+    club = await new_club(client)
+    for bound in ("since", "until"):
+        body = problem(await client.get(f"{CLUBS}/{club.id}{where}", params={bound: given},
+                                        headers=club.auth), 400)
+        assert [e["path"] for e in body["errors"]] == [bound]
+
+
 async def test_head_to_head_counts_who_finished_ahead_per_game(client: Client) -> None:
     club = await new_club(client)
     await club.play(["Ann", "Bea", "Cem"], [0, 3, 6])
